@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Stage boot: the guest under QEMU (TCG) with a fresh swtpm.
+# Usage:   boot.sh check|shell [RUN_NAME]
+# Inputs:  the kernel out/ (kernel-build.sh), build/<variant>/rootfs.img
+#          (image.sh); KVARIANT, KCMDLINE_EXTRA (appended to the kernel
+#          command line), IMA_STACK_TESTS (glob of guest tests, default all),
+#          IMA_STACK_NONCE, BOOT_TIMEOUT (seconds, default 900).
+# Outputs: build/<variant>/results/<run>/ (the guest's TAP, measurement list,
+#          PCRs), build/logs/console-<variant>-<run>.log.
+# The root image is attached with snapshot=on: every boot starts from the same
+# bytes. Results come back on a second virtio disk, never on the console.
+. "$(dirname "$0")/lib.sh"
+need qemu-system-x86_64 qemu-system-x86
+need swtpm swtpm
+need swtpm_setup swtpm-tools
+
+mode=${1:-check}
+run_name=${2:-$mode}
+variant=${KVARIANT:-patched}
+kdir=$CACHE/kernel/$variant
+vdir=$BUILD/$variant
+img=$vdir/rootfs.img
+timeout_s=${BOOT_TIMEOUT:-900}
+[ -f "$kdir/out/bzImage" ] || die "no $variant kernel: run \`make kernel\` first"
+[ -f "$img" ] || die "no $variant image: run \`make image\` first"
+
+rdir=$vdir/results/$run_name
+work=$vdir/run/$run_name
+console=$LOGS/console-$variant-$run_name.log
+rm -rf "$rdir" "$work"
+mkdir -p "$rdir" "$work/tpm"
+
+# 1. a fresh TPM: both PCR banks, state in a new directory, a unix socket
+tpmlog=$work/swtpm.log
+run swtpm_setup --tpm2 --tpmstate "$work/tpm" --pcr-banks sha1,sha256 \
+	--overwrite >"$work/swtpm_setup.log" 2>&1 ||
+	die "swtpm_setup failed: see $work/swtpm_setup.log"
+sock=$work/swtpm.sock
+run swtpm socket --tpm2 --tpmstate dir="$work/tpm" --ctrl type=unixio,path="$sock" \
+	--log file="$tpmlog",level=1 --terminate &
+tpm_pid=$!
+qemu_pid=
+cleanup() {
+	if [ -n "$qemu_pid" ]; then kill "$qemu_pid" 2>/dev/null || true; fi
+	kill "$tpm_pid" 2>/dev/null || true
+	wait 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 100); do
+	[ -S "$sock" ] && break
+	kill -0 "$tpm_pid" 2>/dev/null || die "swtpm exited at start: see $tpmlog"
+	sleep 0.1
+done
+[ -S "$sock" ] || die "swtpm did not create $sock within 10 s: see $tpmlog"
+
+# 2. the results disk: zeros, so the guest's tar stream ends cleanly
+truncate -s 0 "$work/results.img"
+truncate -s 256M "$work/results.img"
+
+cmdline="console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/opt/ima-stack/init"
+cmdline+=" panic=-1 oops=panic ima_policy=tcb|secure_boot ima_appraise=enforce"
+cmdline+=" ima_stack.mode=$mode ima_stack.tests=${IMA_STACK_TESTS:-*}"
+[ -n "${IMA_STACK_NONCE:-}" ] && cmdline+=" ima_stack.nonce=$IMA_STACK_NONCE"
+[ -n "${KCMDLINE_EXTRA:-}" ] && cmdline+=" $KCMDLINE_EXTRA"
+
+qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
+	-no-reboot -nographic -monitor none
+	-kernel "$kdir/out/bzImage" -append "$cmdline"
+	-drive file="$img",if=virtio,format=raw,snapshot=on
+	-drive file="$work/results.img",if=virtio,format=raw
+	-chardev socket,id=chrtpm,path="$sock"
+	-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0
+	-device virtio-rng-pci)
+
+start=$(date +%s)
+if [ "$mode" = shell ]; then
+	log "+ ${qemu[*]} -serial mon:stdio"
+	"${qemu[@]}" -serial mon:stdio
+	exit 0
+fi
+log "booting $variant kernel ($mode), timeout ${timeout_s}s; console: $console"
+[ "$V" = 1 ] && log "+ ${qemu[*]} -serial file:$console"
+"${qemu[@]}" -serial file:"$console" >"$work/qemu.log" 2>&1 &
+qemu_pid=$!
+while kill -0 "$qemu_pid" 2>/dev/null; do
+	if [ $(($(date +%s) - start)) -ge "$timeout_s" ]; then
+		kill "$qemu_pid" 2>/dev/null
+		tail -n 30 "$console" >&2
+		die "QEMU timed out after ${timeout_s}s (console tail above; full log $console): raise BOOT_TIMEOUT or look for a hang in the guest"
+	fi
+	sleep 1
+done
+wait "$qemu_pid" && qrc=0 || qrc=$?
+qemu_pid=
+secs=$(($(date +%s) - start))
+
+if grep -qE 'Kernel panic|BUG:|Oops|general protection fault|Call Trace:' "$console"; then
+	grep -nE -m 5 'Kernel panic|BUG:|Oops|general protection fault' "$console" >&2
+	tail -n 40 "$console" >&2
+	echo "panic" >"$rdir/kernel-error"
+	die "the guest kernel oopsed or panicked (console tail above; full log $console)"
+fi
+[ "$qrc" = 0 ] || die "qemu exited with status $qrc after ${secs}s: see $work/qemu.log and $console"
+tar -xf "$work/results.img" -C "$rdir" 2>/dev/null ||
+	die "the guest sent no results (no tar stream on the results disk); console tail: $(tail -n 5 "$console" | tr '\n' '|')"
+[ -f "$rdir/complete" ] || die "the guest's results are incomplete: see $console"
+echo "$secs" >"$rdir/boot-seconds"
+log "guest done in ${secs}s; results in $rdir"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Stage keys: a CA, an IMA signing key it certifies, a module signing key and
+# a rogue (uncertified) key for negative tests.
+# Inputs:  keys/*.cnf, IMA_KEY_TYPE (rsa | ec; default rsa = RSA-2048,
+#          ec = prime256v1).
+# Outputs: $CACHE/keys/<type>/ (private keys 0600), copied certificates in
+#          build/keys/. Existing keys are kept; KEYS_REGEN=1 replaces them.
+. "$(dirname "$0")/lib.sh"
+need openssl openssl
+
+type=${IMA_KEY_TYPE:-rsa}
+case $type in
+rsa) newkey=(-newkey rsa:2048) ;;
+ec) newkey=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1) ;;
+*) die "IMA_KEY_TYPE=$type: use rsa or ec" ;;
+esac
+
+dir=$CACHE/keys/$type
+out=$BUILD/keys
+export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
+umask 077
+
+files=(ca.key ca.pem ima.key ima.pem ima.der module.pem rogue.key rogue.der)
+have=0
+for f in "${files[@]}"; do [ -s "$dir/$f" ] && have=$((have + 1)); done
+
+if [ "$have" -eq "${#files[@]}" ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
+	log "keeping existing keys in $dir"
+elif [ "$have" -gt 0 ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
+	die "$dir holds an incomplete key set ($have of ${#files[@]} files): remove it or run with KEYS_REGEN=1 to replace every key"
+else
+	[ "$have" -gt 0 ] && log "KEYS_REGEN=1: replacing the keys in $dir"
+	rm -rf "$dir.new" && mkdir -p "$dir.new"
+	cd "$dir.new"
+	run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
+		-config "$TOP/keys/ca.cnf" -keyout ca.key -out ca.pem 2>/dev/null
+	run openssl req -new "${newkey[@]}" -nodes -sha256 \
+		-config "$TOP/keys/ima.cnf" -keyout ima.key -out ima.csr 2>/dev/null
+	run openssl x509 -req -in ima.csr -CA ca.pem -CAkey ca.key \
+		-CAcreateserial -days 3650 -sha256 -extfile "$TOP/keys/ima.cnf" \
+		-extensions v3_ima -out ima.pem 2>/dev/null
+	run openssl x509 -in ima.pem -outform DER -out ima.der
+	# sign-file and CONFIG_MODULE_SIG_KEY want key and certificate in one file
+	run openssl req -x509 -new -newkey rsa:2048 -nodes -days 3650 -sha256 \
+		-config "$TOP/keys/module.cnf" -keyout module.key -out module.crt 2>/dev/null
+	cat module.key module.crt >module.pem && rm -f module.key module.crt
+	run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
+		-config "$TOP/keys/rogue.cnf" -keyout rogue.key -out rogue.pem 2>/dev/null
+	run openssl x509 -in rogue.pem -outform DER -out rogue.der
+	rm -f ima.csr ca.srl
+	run openssl verify -CAfile ca.pem ima.pem >/dev/null ||
+		die "the IMA certificate does not verify against the CA: remove $dir.new and retry"
+	chmod 0600 ./*
+	cd "$TOP"
+	rm -rf "$dir" && mv "$dir.new" "$dir"
+	log "generated $type keys in $dir"
+fi
+
+# Public material for the other stages; private keys stay in the cache.
+mkdir -p "$out"
+chmod 0700 "$out"
+umask 022
+for f in ca.pem ima.pem ima.der rogue.der; do
+	cmp -s "$dir/$f" "$out/$f" 2>/dev/null || cp "$dir/$f" "$out/$f"
+done
+chmod 0644 "$out"/*.pem "$out"/*.der
+ln -sfn "$dir" "$out/private"

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kcall - issue one system call for a guest test and report its errno.
+ *
+ * Shell redirections hide which call failed and why; this helper makes the
+ * exact errno of a loader path assertable. It prints "OK" or the errno name
+ * (EACCES, EBUSY, ...) on stdout and exits 0 on success, 1 on a failed call,
+ * 2 on a usage error.
+ *
+ *   kcall write PATH STRING        open(O_WRONLY) + one write() + close()
+ *   kcall hold PATH SECONDS        open(O_WRONLY), sleep, close (EBUSY tests)
+ *   kcall finit_module PATH [ARGS] finit_module(2)
+ *   kcall init_module PATH [ARGS]  init_module(2) from a buffer
+ *   kcall delete_module NAME       delete_module(2), O_NONBLOCK
+ *   kcall kexec_file_load KERNEL INITRD|- CMDLINE
+ *   kcall kexec_file_unload
+ *   kcall kexec_load               kexec_load(2) with no segments
+ *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kexec.h>
+#include <linux/reboot.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_MODULE_SIZE (64L << 20)
+
+static int report(long rc)
+{
+	if (rc < 0) {
+		const char *name = strerrorname_np(errno);
+
+		printf("%s\n", name ? name : "EUNKNOWN");
+		return 1;
+	}
+	printf("OK\n");
+	return 0;
+}
+
+static int do_write(const char *path, const char *data)
+{
+	size_t len = strlen(data);
+	ssize_t n;
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return report(-1);
+	n = write(fd, data, len);
+	if (n < 0)
+		rc = -1;
+	else if ((size_t)n != len) {
+		errno = EIO;
+		rc = -1;
+	}
+	if (close(fd) < 0 && rc == 0)
+		rc = -1;
+	return report(rc);
+}
+
+static int do_hold(const char *path, const char *secs)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return report(-1);
+	printf("HOLDING\n");
+	fflush(stdout);
+	sleep(atoi(secs));
+	close(fd);
+	return 0;
+}
+
+static int do_init_module(const char *path, const char *args)
+{
+	struct stat st;
+	char *buf = NULL;
+	ssize_t got = 0;
+	long rc = -1;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return report(-1);
+	if (fstat(fd, &st) < 0)
+		goto out;
+	if (st.st_size <= 0 || st.st_size > MAX_MODULE_SIZE) {
+		errno = EFBIG;
+		goto out;
+	}
+	buf = malloc(st.st_size);
+	if (!buf)
+		goto out;
+	while (got < st.st_size) {
+		ssize_t n = read(fd, buf + got, st.st_size - got);
+
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			goto out;
+		}
+		got += n;
+	}
+	rc = syscall(SYS_init_module, buf, (unsigned long)st.st_size, args);
+out:
+	free(buf);
+	close(fd);
+	return report(rc);
+}
+
+static int do_finit_module(const char *path, const char *args)
+{
+	int fd = open(path, O_RDONLY);
+	long rc;
+
+	if (fd < 0)
+		return report(-1);
+	rc = syscall(SYS_finit_module, fd, args, 0);
+	close(fd);
+	return report(rc);
+}
+
+static int do_kexec_file_load(const char *kernel, const char *initrd,
+			      const char *cmdline)
+{
+	unsigned long flags = 0;
+	int kfd, ifd = -1;
+	long rc;
+
+	kfd = open(kernel, O_RDONLY);
+	if (kfd < 0)
+		return report(-1);
+	if (strcmp(initrd, "-") == 0) {
+		flags |= KEXEC_FILE_NO_INITRAMFS;
+	} else {
+		ifd = open(initrd, O_RDONLY);
+		if (ifd < 0) {
+			close(kfd);
+			return report(-1);
+		}
+	}
+	/* the command line length includes its NUL */
+	rc = syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1,
+		     cmdline, flags);
+	close(kfd);
+	if (ifd >= 0)
+		close(ifd);
+	return report(rc);
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: kcall write PATH STRING | hold PATH SECONDS |\n"
+		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
+		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
+		"       kexec_file_unload | kexec_load | poweroff\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "write") && argc == 4)
+		return do_write(argv[2], argv[3]);
+	if (!strcmp(cmd, "hold") && argc == 4)
+		return do_hold(argv[2], argv[3]);
+	if (!strcmp(cmd, "finit_module") && (argc == 3 || argc == 4))
+		return do_finit_module(argv[2], argc == 4 ? argv[3] : "");
+	if (!strcmp(cmd, "init_module") && (argc == 3 || argc == 4))
+		return do_init_module(argv[2], argc == 4 ? argv[3] : "");
+	if (!strcmp(cmd, "delete_module") && argc == 3)
+		return report(syscall(SYS_delete_module, argv[2], O_NONBLOCK));
+	if (!strcmp(cmd, "kexec_file_load") && argc == 5)
+		return do_kexec_file_load(argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "kexec_file_unload") && argc == 2)
+		return report(syscall(SYS_kexec_file_load, -1, -1, 0UL, NULL,
+				      KEXEC_FILE_UNLOAD));
+	if (!strcmp(cmd, "kexec_load") && argc == 2)
+		return report(syscall(SYS_kexec_load, 0UL, 0UL, NULL,
+				      KEXEC_ARCH_DEFAULT));
+	if (!strcmp(cmd, "poweroff") && argc == 2) {
+		sync();
+		return report(syscall(SYS_reboot, LINUX_REBOOT_MAGIC1,
+				      LINUX_REBOOT_MAGIC2,
+				      LINUX_REBOOT_CMD_POWER_OFF, NULL));
+	}
+	return usage();
+}

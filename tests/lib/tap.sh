@@ -1,0 +1,85 @@
+# shellcheck shell=bash
+# TAP 13 helpers for host and guest test scripts. Sourced, never run.
+#
+#   tap_ok NAME / tap_fail NAME [DIAG...]   one result
+#   tap_is NAME GOT WANT                    ok when the strings are equal
+#   tap_cmd NAME CMD...                     ok when CMD exits 0
+#   tap_errno NAME WANT CMD...              CMD is a kcall invocation; ok when
+#                                           it prints WANT (OK or an errno name)
+#   tap_skip NAME REASON                    not run, with the reason
+#   tap_bail REASON                         setup broken: stop the script
+#   tap_done                                prints the plan; exit status is
+#                                           the number of failures (max 99)
+# A skip is reported as "ok N - NAME # SKIP REASON" (TAP) and counted apart
+# from passes by every runner of this project.
+
+_tap_n=0
+_tap_fail=0
+_tap_skip=0
+echo "TAP version 13"
+
+_tap_diag() {
+	local l
+	for l in "$@"; do
+		printf '%s\n' "$l" | sed 's/^/# /'
+	done
+}
+
+tap_ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1"
+}
+
+tap_fail() {
+	_tap_n=$((_tap_n + 1))
+	_tap_fail=$((_tap_fail + 1))
+	echo "not ok $_tap_n - $1"
+	shift
+	[ $# -eq 0 ] || _tap_diag "$@"
+}
+
+tap_is() {
+	if [ "$2" == "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "got:  $2" "want: $3"
+	fi
+}
+
+tap_cmd() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "command failed: $*" "$out"
+	fi
+}
+
+tap_errno() {
+	local name=$1 want=$2 got
+	shift 2
+	got=$("$@" 2>&1 | tail -n 1) || true
+	if [ "$got" == "$want" ]; then
+		tap_ok "$name ($want)"
+	else
+		tap_fail "$name" "command: $*" "got:  $got" "want: $want"
+	fi
+}
+
+tap_skip() {
+	_tap_n=$((_tap_n + 1))
+	_tap_skip=$((_tap_skip + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+
+tap_bail() {
+	echo "Bail out! $*"
+	exit 99
+}
+
+tap_done() {
+	echo "1..$_tap_n"
+	[ "$_tap_fail" -le 99 ] || _tap_fail=99
+	exit "$_tap_fail"
+}
