@@ -64,6 +64,8 @@ variants() {
 cp "$keys/ima.der" "$tmp/etc/keys/x509_ima.der"
 mkdir -p "$tmp/opt/ima-stack/certs"
 cp "$keys/ima.der" "$keys/rogue.der" "$tmp/opt/ima-stack/certs/"
+# with IMA_APPRAISE_MODSIG the kernel also puts its module signing cert on .ima
+openssl x509 -in "$keys/module.pem" -outform DER -out "$tmp/opt/ima-stack/certs/module.der"
 
 # 2. policies
 for p in "$TOP"/policies/*; do

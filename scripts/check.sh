@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make check: host tests, the guest suite, and the host audit of the guest's
+# results; one TAP stream per suite, then the closing "N passed, M failed".
+# Inputs: every stage's outputs (make builds them first), KVARIANT,
+#         KCMDLINE_EXTRA, CHECK_SUITES (default: host guest audit).
+# Skips are counted apart from passes; a suite that crashes or reports no
+# plan counts as a failure.
+. "$(dirname "$0")/lib.sh"
+
+variant=${KVARIANT:-patched}
+run_name=${CHECK_RUN:-check}
+suites=${CHECK_SUITES:-host guest audit}
+sumdir=$BUILD/$variant/check-$run_name
+rm -rf "$sumdir" && mkdir -p "$sumdir"
+
+pass=0 fail=0 skip=0
+
+# tally NAME TAPFILE RC: count one suite's TAP; a missing plan or a non-zero
+# exit with no failing line is a failure of its own
+tally() {
+	local name=$1 tap=$2 rc=$3 p f s
+	p=$(grep -cE '^ok [0-9]+' "$tap" | tr -d ' ' || true)
+	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$tap" || true)
+	f=$(grep -cE '^not ok [0-9]+' "$tap" || true)
+	p=$((p - s))
+	if ! grep -qE '^1\.\.[0-9]+' "$tap" || grep -q '^Bail out!' "$tap" ||
+		{ [ "$rc" != 0 ] && [ "$f" = 0 ]; }; then
+		echo "not ok - $name: suite did not finish (exit $rc, no plan or bailed out)"
+		f=$((f + 1))
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	printf '# %-28s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+}
+
+# suite NAME CMD...: run CMD, show and keep its TAP, tally it
+suite() {
+	local name=$1 rc=0
+	shift
+	echo "# --- $name"
+	"$@" >"$sumdir/$name.tap" 2>"$sumdir/$name.err" || rc=$?
+	sed -n '/^\(not \)\?ok \|^#\|^Bail/p' "$sumdir/$name.tap"
+	[ -s "$sumdir/$name.err" ] && [ "$rc" != 0 ] && tail -n 5 "$sumdir/$name.err" | sed 's/^/# stderr: /'
+	tally "$name" "$sumdir/$name.tap" "$rc" >>"$sumdir/summary"
+}
+
+for s in $suites; do
+	case $s in
+	host)
+		for t in "$TOP"/tests/host/*.sh; do
+			[ -f "$t" ] && suite "host/$(basename "$t" .sh)" bash "$t"
+		done
+		;;
+	guest)
+		rdir=$BUILD/$variant/results/$run_name
+		if ! "$TOP/scripts/boot.sh" check "$run_name"; then
+			echo "not ok - guest boot ($variant): see the message above" >"$sumdir/boot.tap"
+			tally "guest/boot" "$sumdir/boot.tap" 1 >>"$sumdir/summary"
+			continue
+		fi
+		for tap in "$rdir"/tap/*.tap; do
+			[ -f "$tap" ] || continue
+			n=$(basename "$tap" .tap)
+			echo "# --- guest/$n"
+			sed -n '/^\(not \)\?ok \|^#\|^Bail/p' "$tap"
+			tally "guest/$n" "$tap" "$(cat "$rdir/tap/$n.rc")" >>"$sumdir/summary"
+		done
+		;;
+	audit)
+		suite "audit" "$TOP/scripts/audit.sh" "$BUILD/$variant/results/$run_name"
+		;;
+	*) die "unknown suite $s" ;;
+	esac
+done
+
+echo "# --- summary ($variant kernel)"
+cat "$sumdir/summary" 2>/dev/null || true
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" = 0 ]

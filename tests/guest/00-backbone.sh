@@ -1,0 +1,48 @@
+#!/bin/bash
+# Backbone smoke checks, in the guest: TPM, key chain, signed policy by path.
+# The PCR and boot_aggregate checks run on the host over the returned list.
+set -euo pipefail
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$IMA_STACK/tests/lib/tap.sh"
+. "$IMA_STACK/tests/lib/guest.sh"
+
+POLICY=/sys/kernel/security/ima/policy
+
+if [ -c /dev/tpm0 ] && [ -d /sys/class/tpm/tpm0/pcr-sha256 ]; then
+	tap_ok "TPM 2.0 present with a sha256 PCR bank"
+else
+	tap_fail "TPM 2.0 present with a sha256 PCR bank" "$(ls -l /dev/tpm* 2>&1)"
+fi
+
+agg=$(awk '$5 == "boot_aggregate" {print $4; exit}' "$ASCII")
+if [ -n "$agg" ] && [ "${agg#sha256:}" != "$(printf '%064d' 0)" ]; then
+	tap_ok "boot_aggregate is not all zeros (IMA found the TPM)"
+else
+	tap_fail "boot_aggregate is not all zeros (IMA found the TPM)" "got: $agg"
+fi
+
+# .ima holds exactly our CA-certified key, loaded by the kernel from
+# /etc/keys/x509_ima.der, and (IMA_APPRAISE_MODSIG) the build's module key
+certs=/opt/ima-stack/certs
+tap_is ".ima holds the IMA key and the module signing key, nothing else" \
+	"$(ima_keyring_descriptions | sort)" \
+	"$(printf 'ima-stack IMA signing key: %s\nima-stack module signing key: %s\n' \
+		"$(cert_skid $certs/ima.der)" "$(cert_skid $certs/module.der)")"
+
+tap_is "the signed policy loaded by path at boot" "$(<"$IMA_STACK_RESULTS/policy-load")" OK
+
+# its POLICY_CHECK entry: digest of the file and its signature
+entry=$(awk '$5 == "/etc/ima/ima-policy"' "$ASCII" | tail -n 1)
+tap_is "policy entry digest = sha256 of /etc/ima/ima-policy" \
+	"$(echo "$entry" | cut -d' ' -f4)" "sha256:$(sha256 /etc/ima/ima-policy)"
+tap_is "policy entry signature = its security.ima" \
+	"$(echo "$entry" | cut -d' ' -f6)" "$(ima_xattr /etc/ima/ima-policy)"
+
+before=$(policy_text)
+tap_errno "text rule write refused once a signed policy is required" EACCES \
+	kcall write "$POLICY" "measure func=BPRM_CHECK"
+tap_errno "unsigned policy file refused" EACCES \
+	kcall write "$POLICY" /etc/ima/ima-policy-unsigned
+tap_is "active policy unchanged by the refused updates" "$(policy_text)" "$before"
+
+tap_done
