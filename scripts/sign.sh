@@ -80,7 +80,8 @@ done
 
 # 3. firmware for test_firmware (read from /usr/lib/firmware)
 fw=$tmp/usr/lib/firmware/ima-stack
-blob "$fw/fw.bin" 4096 firmware
+# 1 KiB: the size test_firmware can load into a buffer and read back
+blob "$fw/fw.bin" 1024 firmware
 variants "$fw" fw .bin
 blob "$fw/fw-300k.bin" 307200 firmware-300k
 ima_sign "$fw/fw-300k.bin"

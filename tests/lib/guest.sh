@@ -49,3 +49,49 @@ policy_text() {
 log_entries() {
 	awk -v n="$1" '$5 == n' "$ASCII"
 }
+
+# entry_for PATH: the newest ascii list line for PATH (empty when none)
+entry_for() {
+	awk -v n="$1" '$5 == n' "$ASCII" | tail -n 1
+}
+
+# entry_count PATH: how many entries the list has for PATH
+entry_count() {
+	awk -v n="$1" '$5 == n' "$ASCII" | wc -l
+}
+
+# check_entry NAME PATH [SIGNED]: the list has an entry for PATH whose digest
+# is sha256 of the file and whose signature field equals security.ima
+# (SIGNED=unsigned: the field must be empty). One TAP line.
+check_entry() {
+	local name=$1 path=$2 real e want_sig
+	real=$(readlink -f "$path")
+	e=$(entry_for "$real")
+	if [ -z "$e" ]; then
+		tap_fail "$name" "no measurement entry for $real"
+		return
+	fi
+	if [ "${3:-signed}" = unsigned ]; then
+		want_sig=
+	else
+		want_sig=$(ima_xattr "$real")
+	fi
+	local got_d got_s
+	got_d=$(echo "$e" | cut -d' ' -f4)
+	got_s=$(echo "$e" | cut -d' ' -f6)
+	if [ "$got_d" = "sha256:$(sha256 "$real")" ] && [ "$got_s" = "$want_sig" ]; then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "entry: $e" "want digest sha256:$(sha256 "$real")" "want sig: ${want_sig:-(none)}"
+	fi
+}
+
+# ima_dmesg_since MARK: kernel messages after the line containing MARK
+dmesg_since() {
+	dmesg | sed -n "/$1/,\$p"
+}
+
+# kmark TEXT: put TEXT into the kernel log (to slice dmesg later)
+kmark() {
+	echo "ima-stack-mark: $1" >/dev/kmsg
+}

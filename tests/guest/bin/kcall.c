@@ -15,6 +15,9 @@
  *   kcall kexec_file_load KERNEL INITRD|- CMDLINE
  *   kcall kexec_file_unload
  *   kcall kexec_load               kexec_load(2) with no segments
+ *   kcall add_key TYPE DESC FILE KEYRING  add_key(2): payload from FILE,
+ *                                  KEYRING a serial number
+ *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  */
 #define _GNU_SOURCE
@@ -154,13 +157,49 @@ static int do_kexec_file_load(const char *kernel, const char *initrd,
 	return report(rc);
 }
 
+static int do_add_key(const char *type, const char *desc, const char *path,
+		      const char *ring)
+{
+	char buf[16384];
+	ssize_t len;
+	long rc;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return report(-1);
+	len = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (len < 0)
+		return report(-1);
+	rc = syscall(SYS_add_key, type, *desc ? desc : NULL, buf, (size_t)len,
+		     (int)strtol(ring, NULL, 0));
+	return report(rc);
+}
+
+static int do_errname(const char *num)
+{
+	char *end;
+	long n = strtol(num, &end, 10);
+	const char *name;
+
+	if (*end || n == 0) {
+		printf("%s\n", n == 0 && !*end ? "OK" : "EUNKNOWN");
+		return *end ? 2 : 0;
+	}
+	name = strerrorname_np(n < 0 ? -n : n);
+	printf("%s\n", name ? name : "EUNKNOWN");
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kcall write PATH STRING | hold PATH SECONDS |\n"
 		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
-		"       kexec_file_unload | kexec_load | poweroff\n");
+		"       kexec_file_unload | kexec_load |\n"
+		"       add_key TYPE DESC FILE KEYRING | errname N | poweroff\n");
 	return 2;
 }
 
@@ -186,6 +225,10 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "kexec_load") && argc == 2)
 		return report(syscall(SYS_kexec_load, 0UL, 0UL, NULL,
 				      KEXEC_ARCH_DEFAULT));
+	if (!strcmp(cmd, "add_key") && argc == 6)
+		return do_add_key(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "errname") && argc == 3)
+		return do_errname(argv[2]);
 	if (!strcmp(cmd, "poweroff") && argc == 2) {
 		sync();
 		return report(syscall(SYS_reboot, LINUX_REBOOT_MAGIC1,
