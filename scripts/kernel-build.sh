@@ -37,8 +37,14 @@ export KBUILD_BUILD_USER=ima-stack KBUILD_BUILD_HOST=build
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
 mk=(make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)")
 
-# 1. config: tinyconfig + fragments + key paths, olddefconfig, then validate
-log "configuring: tinyconfig + $(cd "$frags" && echo *.config)"
+# 1. config: tinyconfig + fragments + key paths, olddefconfig, then validate.
+#    series.config holds the options the series adds: patched kernel only.
+fraglist=()
+for f in "$frags"/*.config; do
+	[ "$variant" != patched ] && [ "$(basename "$f")" = series.config ] && continue
+	fraglist+=("$f")
+done
+log "configuring: tinyconfig + $(for f in "${fraglist[@]}"; do basename "$f"; done | paste -sd' ')"
 gen=$obj/ima-stack-keys.config
 cat >"$gen" <<EOC
 CONFIG_SYSTEM_TRUSTED_KEYS="$keys/ca.pem"
@@ -47,7 +53,7 @@ EOC
 run "${mk[@]}" tinyconfig >"$LOGS/kernel-$variant-config.log" 2>&1 ||
 	die "make tinyconfig failed: see $LOGS/kernel-$variant-config.log"
 (cd "$obj" && run "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config \
-	"$frags"/*.config "$gen") >>"$LOGS/kernel-$variant-config.log" 2>&1 ||
+	"${fraglist[@]}" "$gen") >>"$LOGS/kernel-$variant-config.log" 2>&1 ||
 	die "merging config fragments failed: see $LOGS/kernel-$variant-config.log"
 run "${mk[@]}" olddefconfig >>"$LOGS/kernel-$variant-config.log" 2>&1 ||
 	die "make olddefconfig failed: see $LOGS/kernel-$variant-config.log"
@@ -64,7 +70,7 @@ while IFS= read -r line; do
 		grep -q "^$sym=" "$obj/.config" && dropped+=("$line (have: $(grep "^$sym=" "$obj/.config"))")
 		;;
 	esac
-done < <(cat "$frags"/*.config "$gen")
+done < <(cat "${fraglist[@]}" "$gen")
 if [ ${#dropped[@]} -gt 0 ]; then
 	printf '  dropped: %s\n' "${dropped[@]}" >&2
 	die "${#dropped[@]} requested kconfig option(s) did not survive olddefconfig (listed above): fix their dependencies in kernel-patches/config/"
