@@ -82,11 +82,12 @@ log "booting $variant kernel ($mode), timeout ${timeout_s}s; console: $console"
 [ "$V" = 1 ] && log "+ ${qemu[*]} -serial file:$console"
 "${qemu[@]}" -serial file:"$console" >"$work/qemu.log" 2>&1 &
 qemu_pid=$!
+timed_out=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
 	if [ $(($(date +%s) - start)) -ge "$timeout_s" ]; then
-		kill "$qemu_pid" 2>/dev/null
-		tail -n 30 "$console" >&2
-		die "QEMU timed out after ${timeout_s}s (console tail above; full log $console): raise BOOT_TIMEOUT or look for a hang in the guest"
+		kill "$qemu_pid" 2>/dev/null || true
+		timed_out=1
+		break
 	fi
 	sleep 1
 done
@@ -94,15 +95,22 @@ wait "$qemu_pid" && qrc=0 || qrc=$?
 qemu_pid=
 secs=$(($(date +%s) - start))
 
-if grep -qE 'Kernel panic|BUG:|Oops|general protection fault|Call Trace:' "$console"; then
-	grep -nE -m 5 'Kernel panic|BUG:|Oops|general protection fault' "$console" >&2
-	tail -n 40 "$console" >&2
-	echo "panic" >"$rdir/kernel-error"
-	die "the guest kernel oopsed or panicked (console tail above; full log $console)"
+# Whatever the guest sent, even before a crash, is kept for the report.
+tar -xf "$work/results.img" -C "$rdir" 2>/dev/null || true
+running=$(cat "$rdir/running" 2>/dev/null || echo "boot or init")
+if grep -qE 'Kernel panic|BUG:|Oops|general protection fault' "$console"; then
+	grep -E -m 3 'Kernel panic|BUG:|Oops|general protection fault' "$console" >"$rdir/kernel-error"
+	grep -nE -m 5 'Kernel panic|BUG:|Oops|general protection fault|RIP:' "$console" >&2
+	tail -n 25 "$console" >&2
+	die "the guest kernel oopsed or panicked during $running (console tail above; full log $console)"
+fi
+if [ "$timed_out" = 1 ]; then
+	echo "timeout during $running" >"$rdir/kernel-error"
+	tail -n 30 "$console" >&2
+	die "QEMU timed out after ${timeout_s}s during $running (console tail above; full log $console): look for a hang in the guest or raise BOOT_TIMEOUT"
 fi
 [ "$qrc" = 0 ] || die "qemu exited with status $qrc after ${secs}s: see $work/qemu.log and $console"
-tar -xf "$work/results.img" -C "$rdir" 2>/dev/null ||
-	die "the guest sent no results (no tar stream on the results disk); console tail: $(tail -n 5 "$console" | tr '\n' '|')"
-[ -f "$rdir/complete" ] || die "the guest's results are incomplete: see $console"
+[ -f "$rdir/complete" ] ||
+	die "the guest's results are incomplete (last test: $running); console tail: $(tail -n 5 "$console" | tr '\n' '|')"
 echo "$secs" >"$rdir/boot-seconds"
 log "guest done in ${secs}s; results in $rdir"

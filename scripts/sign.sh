@@ -78,6 +78,27 @@ for p in "$tmp"/etc/ima/*; do
 	ima_sign "$p"
 done
 
+# 2b. policy files for the parser tests (tests/guest/8*-policy-parser*.sh),
+#     all signed: appraisal comes before parsing, and only parsing is tested
+pt=$tmp/etc/ima/tests
+mkdir -p "$pt"
+rule='measure func=FIRMWARE_CHECK'
+printf '%s' "$rule" >"$pt/no-newline"                       # 27 bytes
+{ head -c 4068 /dev/zero | tr '\0' '#'; printf '\n%s' "$rule"; } >"$pt/page-no-newline"  # 4096
+printf '%s\n\0\n' "$rule" >"$pt/nul-byte"
+: >"$pt/empty"
+{ printf '%s\n' "$rule"; head -c 2000000 < <(yes '# padding' || true); } >"$pt/huge"          # > 1 MiB
+{ head -c 4095 /dev/zero | tr '\0' '#'; printf '\n%s\n' "$rule"; } >"$pt/long-line"  # 4095 + NL
+{ head -c 4094 /dev/zero | tr '\0' '#'; printf '\n%s\n' "$rule"; } >"$pt/longest-line" # 4094 + NL
+printf '%s\nbogus rule\n' "$rule" >"$pt/bad-rule"
+printf '%s\r\n' "$rule" >"$pt/crlf"
+# larger than a page, for the ahash path (ima.ahash_minsize=4096)
+{ for _ in $(seq 120); do echo "# filler line so that this policy exceeds one page"; done
+	echo "$rule"; } >"$pt/two-pages"
+[ "$(stat -c %s "$pt/no-newline")" = 27 ] && [ "$(stat -c %s "$pt/page-no-newline")" = 4096 ] ||
+	die "policy edge-case files have the wrong sizes: fix scripts/sign.sh"
+for f in "$pt"/*; do ima_sign "$f"; done
+
 # 3. firmware for test_firmware (read from /usr/lib/firmware)
 fw=$tmp/usr/lib/firmware/ima-stack
 # 1 KiB: the size test_firmware can load into a buffer and read back
@@ -85,6 +106,19 @@ blob "$fw/fw.bin" 1024 firmware
 variants "$fw" fw .bin
 blob "$fw/fw-300k.bin" 307200 firmware-300k
 ima_sign "$fw/fw-300k.bin"
+
+# 3b. files for the loader contract tests (tests/guest/70-kernel-read-file.sh):
+#     a fresh signed and unsigned file for every kernel_read_file_id, since
+#     IMA measures a file once per boot
+krf=$tmp/opt/ima-stack/krf
+mkdir -p "$krf"
+for id in FIRMWARE MODULE KEXEC_IMAGE KEXEC_INITRAMFS POLICY X509_CERTIFICATE UNKNOWN; do
+	for kind in signed unsigned partial-signed partial-unsigned; do
+		blob "$krf/$kind-$id.bin" 8192 "krf-$kind-$id"
+	done
+	ima_sign "$krf/signed-$id.bin"
+	ima_sign "$krf/partial-signed-$id.bin"
+done
 
 # 4. modules: the installed tree is IMA-signed so that modprobe works under
 #    MODULE_CHECK appraisal; test_module comes in four flavours
