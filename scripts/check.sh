@@ -36,13 +36,16 @@ tally() {
 
 # suite NAME CMD...: run CMD, show and keep its TAP, tally it
 suite() {
-	local name=$1 rc=0
+	local name=$1 rc=0 f
 	shift
+	f=$sumdir/${name//\//-}
 	echo "# --- $name"
-	"$@" >"$sumdir/$name.tap" 2>"$sumdir/$name.err" || rc=$?
-	sed -n '/^\(not \)\?ok \|^#\|^Bail/p' "$sumdir/$name.tap"
-	[ -s "$sumdir/$name.err" ] && [ "$rc" != 0 ] && tail -n 5 "$sumdir/$name.err" | sed 's/^/# stderr: /'
-	tally "$name" "$sumdir/$name.tap" "$rc" >>"$sumdir/summary"
+	"$@" >"$f.tap" 2>"$f.err" || rc=$?
+	sed -n '/^\(not \)\?ok \|^#\|^Bail/p' "$f.tap"
+	if [ -s "$f.err" ] && [ "$rc" != 0 ]; then
+		tail -n 5 "$f.err" | sed 's/^/# stderr: /'
+	fi
+	tally "$name" "$f.tap" "$rc" >>"$sumdir/summary"
 }
 
 for s in $suites; do
@@ -79,7 +82,7 @@ for s in $suites; do
 			suite "audit/$boot" "$TOP/scripts/audit.sh" "$rdir"
 		done <<<"${CHECK_BOOTS:-main|[0-7]*|
 parser|8[0-4]-*|
-ahash|8[5-9]-*|ima.ahash_minsize=4096}"
+ahash|8[5-9]-*|ima.ahash_minsize=4096 ima_stack.policy=/etc/ima/loader-only-policy}"
 		;;
 	*) die "unknown suite $s" ;;
 	esac

@@ -1,0 +1,38 @@
+#!/bin/bash
+# The policy-by-path parser (kernel-patches 0001). All files are signed, so
+# appraisal passes and only parsing decides. A file whose last rule lacks a
+# newline loads; every malformed file fails with its own errno and leaves
+# the active policy unchanged. (The 4096-byte case that oopses an unfixed
+# kernel is in 81-policy-parser-page.sh, run last.)
+set -euo pipefail
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$IMA_STACK/tests/lib/tap.sh"
+. "$IMA_STACK/tests/lib/guest.sh"
+
+POLICY=$IMA_SFS/policy
+D=/etc/ima/tests
+rule='measure func=FIRMWARE_CHECK '
+
+# load NAME WANT FILE: one update by path; on failure the policy must not move
+load() {
+	local name=$1 want=$2 file=$3 before
+	before=$(policy_text)
+	tap_errno "$name" "$want" kcall write "$POLICY" "$file"
+	if [ "$want" != OK ]; then
+		tap_is "$name: active policy unchanged" "$(policy_text)" "$before"
+	fi
+}
+
+load "27-byte policy, no final newline, loads" OK "$D/no-newline"
+tap_is "its rule is the newest active rule" "$(policy_text | tail -n 1)" "$rule"
+load "longest allowed line (4094 bytes + newline) loads" OK "$D/longest-line"
+load "CRLF line ending is rejected like a text write would" EINVAL "$D/crlf"
+load "NUL byte in the file" EINVAL "$D/nul-byte"
+load "empty file" EINVAL "$D/empty"
+load "a directory" EINVAL "$D"
+load "a character device" EINVAL /dev/null
+load "line longer than a text write can carry" E2BIG "$D/long-line"
+load "file over the 1 MiB policy limit" EFBIG "$D/huge"
+load "valid rule followed by a bogus one: nothing is applied" EINVAL "$D/bad-rule"
+
+tap_done
