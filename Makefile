@@ -16,7 +16,7 @@ S := scripts
 CACHE_DIR := $(or $(IMA_STACK_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ima-stack)
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo check \
-	shell check-pristine clean distclean
+	shell check-pristine bench-kernel clean distclean
 
 all: image
 
@@ -58,6 +58,10 @@ check-pristine: deps keys rootfs
 	@KVARIANT=pristine $(S)/sign.sh
 	@KVARIANT=pristine $(S)/image.sh
 	@KVARIANT=pristine CHECK_RUN=pristine CHECK_SUITES=guest $(S)/check.sh
+
+# IMA appraisal through the loader vs sha256sum in the guest; figures, not a test
+bench-kernel: image
+	@$(S)/bench-kernel.sh
 
 clean:
 	rm -rf build

@@ -51,6 +51,8 @@ suite() {
 for s in $suites; do
 	case $s in
 	host)
+		# the auditor's own suite: unit, golden and fuzz tests (ASan/UBSan)
+		suite "host/ima-audit" make -s -C "$TOP/tools/ima-audit" check
 		for t in "$TOP"/tests/host/*.sh; do
 			[ -f "$t" ] && suite "host/$(basename "$t" .sh)" bash "$t"
 		done

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Stage kernel-build: configure and build the kernel out of tree.
+# Usage:   kernel-build.sh [--check-config]   (--check-config: configure in a
+#          scratch directory, validate the fragments, build nothing)
 # Inputs:  the tree from kernel-source.sh (its stamp), kernel-patches/config/
-#          *.config, the CA and module key from keys.sh, KVARIANT.
+#          *.config (KCONFIG_FRAGMENTS overrides), the CA and module key from
+#          keys.sh, KVARIANT.
 # Outputs: $CACHE/kernel/<variant>/obj (objects), .../out/{bzImage,config,
 #          modules/} and a stamp; nothing is rebuilt when the inputs hash to
 #          the stamp.
@@ -11,23 +14,31 @@ need ccache ccache
 need flex flex
 need bison bison
 
+check_only=0
+[ "${1:-}" = --check-config ] && check_only=1
 variant=${KVARIANT:-patched}
 kdir=$CACHE/kernel/$variant
 src=$kdir/src
 obj=$kdir/obj
 out=$kdir/out
 keys=$BUILD/keys/private
-frags=$TOP/kernel-patches/config
+frags=${KCONFIG_FRAGMENTS:-$TOP/kernel-patches/config}
 [ -f "$kdir/src.stamp" ] || die "no $variant kernel tree: run \`make kernel-source\` first"
 [ -f "$keys/ca.pem" ] && [ -f "$keys/module.pem" ] || die "no keys: run \`make keys\` first"
 
+if [ "$check_only" = 1 ]; then
+	# --check-config: configure in a scratch directory, validate, stop
+	obj=$(mktemp -d)
+	trap 'rm -rf "$obj"' EXIT
+	LOGS=$obj
+fi
 key=$( (cat "$kdir/src.stamp"; content_hash "$frags"; sha256sum <"$keys/ca.pem"
 	sha256sum <"$keys/module.pem"; sha256sum <"$0") | sha256sum | cut -c1-16)
-if stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" ]; then
+if [ "$check_only" = 0 ] && stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" ]; then
 	log "kernel up to date ($variant, key $key)"
 	exit 0
 fi
-rm -f "$out/stamp"
+[ "$check_only" = 1 ] || rm -f "$out/stamp"
 mkdir -p "$obj" "$out"
 
 # The tree's Makefile refuses O= builds when the source tree was configured in
@@ -78,6 +89,7 @@ if [ ${#dropped[@]} -gt 0 ]; then
 	die "${#dropped[@]} requested kconfig option(s) did not survive olddefconfig (listed above): fix their dependencies in kernel-patches/config/"
 fi
 log "config ok: $(grep -c '=' "$obj/.config") options set, all requested ones present"
+[ "$check_only" = 0 ] || exit 0
 
 # 2. build, with a progress line every 30 s
 log "building bzImage and modules: ${mk[*]} bzImage modules (log: $LOGS/kernel-$variant-build.log)"

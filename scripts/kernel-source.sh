@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Stage kernel-source: a pristine linux-source-6.1 tree with
 # kernel-patches/series applied in order.
-# Inputs:  /usr/src/linux-source-6.1.tar.xz (package linux-source-6.1),
-#          kernel-patches/series and its patches, KVARIANT (patched|pristine).
+# Inputs:  /usr/src/linux-source-6.1.tar.xz (package linux-source-6.1;
+#          LINUX_TARBALL overrides), kernel-patches/series and its patches
+#          (KSERIES overrides), KVARIANT (patched|pristine).
 # Outputs: $CACHE/kernel/<variant>/src (linked from build/kernel-<variant>),
 #          a stamp holding the content hash of the inputs.
 #
@@ -14,12 +15,13 @@ need rsync rsync
 need patch patch
 
 variant=${KVARIANT:-patched}
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 [ -f "$tarball" ] || die "$tarball not found (package linux-source-6.1): run \`make deps\`"
 
 pristine=$CACHE/kernel/pristine-tree
 kdir=$CACHE/kernel/$variant
-series=$TOP/kernel-patches/series
+series=${KSERIES:-$TOP/kernel-patches/series}
+pdir=$(dirname "$series")
 mkdir -p "$kdir"
 ln -sfn "$kdir" "$BUILD/kernel-$variant"
 
@@ -38,9 +40,9 @@ patches=()
 if [ "$variant" = patched ] && [ -f "$series" ]; then
 	while read -r p; do
 		[ -n "$p" ] || continue
-		[ -f "$TOP/kernel-patches/$p" ] ||
-			die "series names $p but kernel-patches/$p does not exist: fix kernel-patches/series"
-		patches+=("$TOP/kernel-patches/$p")
+		[ -f "$pdir/$p" ] ||
+			die "series names $p but $pdir/$p does not exist: fix $series"
+		patches+=("$pdir/$p")
 	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
 elif [ "$variant" != patched ] && [ "$variant" != pristine ]; then
 	die "KVARIANT=$variant: use patched or pristine"

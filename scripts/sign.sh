@@ -106,6 +106,9 @@ blob "$fw/fw.bin" 1024 firmware
 variants "$fw" fw .bin
 blob "$fw/fw-300k.bin" 307200 firmware-300k
 ima_sign "$fw/fw-300k.bin"
+# 64 MiB for the loader benchmark (make bench-kernel)
+blob "$fw/fw-64m.bin" $((64 << 20)) firmware-64m
+ima_sign "$fw/fw-64m.bin"
 
 # 3b. files for the loader contract tests (tests/guest/70-kernel-read-file.sh):
 #     a fresh signed and unsigned file for every kernel_read_file_id, since

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Build IMA binary measurement lists with real template hashes.
+
+The layout follows the kernel (security/integrity/ima/ima_fs.c,
+ima_template_lib.c, ima_crypto.c): records of u32 pcr, sha1 template
+digest, u32 name length, name, u32 data length (not for "ima"), data.
+PCRs are extended the way ima_pcr_extend() does, violations with 0xff.
+"""
+import hashlib
+import struct
+
+HASH_IDS = {"md5": 1, "sha1": 2, "sha256": 4, "sha384": 5, "sha512": 6,
+            "sha224": 7}
+BANKS = ("sha1", "sha256")
+
+
+def d_ng(alg, digest):
+    return alg.encode() + b":\0" + digest
+
+
+def n_ng(path):
+    return path.encode() + b"\0"
+
+
+def sig_v2(hash_alg, keyid, sig):
+    """evmctl v2 signature: type 3, version 2, hash algo, keyid, size."""
+    return struct.pack(">BBB4sH", 3, 2, HASH_IDS[hash_alg], keyid,
+                       len(sig)) + sig
+
+
+class Log:
+    def __init__(self, endian="little"):
+        self.e = "<" if endian == "little" else ">"
+        self.parts = []
+        self.pcrs = {b: {} for b in BANKS}
+        self.count = 0
+
+    def u32(self, v):
+        return struct.pack(self.e + "I", v)
+
+    def _extend(self, pcr, data, violation):
+        for bank in BANKS:
+            size = hashlib.new(bank).digest_size
+            old = self.pcrs[bank].get(pcr, b"\0" * size)
+            new = b"\xff" * size if violation else \
+                hashlib.new(bank, data).digest()
+            self.pcrs[bank][pcr] = hashlib.new(bank, old + new).digest()
+
+    def add(self, template, fields, pcr=10, violation=False,
+            digest_override=None):
+        """fields: list of bytes, one per template field."""
+        name = template.encode()
+        if template == "ima":
+            d, n = fields
+            data = d + self.u32(len(n)) + n
+            hashed = d + n.ljust(256, b"\0")
+            body = data
+        else:
+            data = b"".join(self.u32(len(f)) + f for f in fields)
+            hashed = data
+            body = self.u32(len(data)) + data
+        digest = b"\0" * 20 if violation else hashlib.sha1(hashed).digest()
+        if digest_override is not None:
+            digest = digest_override
+        self._extend(pcr, hashed, violation)
+        self.parts.append(self.u32(pcr) + digest + self.u32(len(name)) +
+                          name + body)
+        self.count += 1
+
+    def raw(self, data):
+        """Append bytes as they are (for hostile fixtures)."""
+        self.parts.append(data)
+
+    def bytes(self):
+        return b"".join(self.parts)
+
+
+def boot_pcrs(seed=b"boot"):
+    """Deterministic PCR 0-9 values for both banks."""
+    out = {}
+    for bank in BANKS:
+        out[bank] = {i: hashlib.new(bank, seed + bytes([i])).digest()
+                     for i in range(10)}
+    return out
+
+
+def boot_aggregate(pcrs, bank):
+    n = 8 if bank == "sha1" else 10
+    return hashlib.new(bank, b"".join(pcrs[bank][i]
+                                      for i in range(n))).digest()
+
+
+def pcr_lines(log, boot, pcrs=(10,)):
+    """Format A ('sha256:10 HEX') for PCR 0-9 and the replayed PCRs."""
+    lines = []
+    for bank in BANKS:
+        for i in range(10):
+            lines.append("%s:%d %s" % (bank, i, boot[bank][i].hex()))
+        for p in pcrs:
+            size = hashlib.new(bank).digest_size
+            v = log.pcrs[bank].get(p, b"\0" * size)
+            lines.append("%s:%d %s" % (bank, p, v.hex().upper()))
+    return "\n".join(lines) + "\n"
+
+
+def evmctl_pcrs(log, boot, bank):
+    """evmctl 1.4 --pcrs file: 'PCR-NN: HEX' for PCR 0..23 in order."""
+    size = hashlib.new(bank).digest_size
+    lines = []
+    for i in range(24):
+        v = boot[bank].get(i) or log.pcrs[bank].get(i, b"\0" * size)
+        lines.append("PCR-%02d: %s" % (i, v.hex()))
+    return "\n".join(lines) + "\n"
+
+
+# --- keys and signatures (python3-cryptography), imported lazily ---
+
+def make_key(kind, cn="ima-audit test key"):
+    """A throwaway key and self-signed cert with SKID = sha1(pubkey)."""
+    import datetime
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+    from cryptography.x509.oid import NameOID
+
+    if kind == "rsa":
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    else:
+        key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+    now = datetime.datetime(2024, 1, 1)
+    cert = (x509.CertificateBuilder()
+            .subject_name(name).issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now)
+            .not_valid_after(now + datetime.timedelta(days=3650))
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None),
+                           critical=True)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(
+                key.public_key()), critical=False)
+            .sign(key, hashes.SHA256()))
+    return key, cert
+
+
+def keyid(cert):
+    from cryptography import x509
+    ski = cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier)
+    return ski.value.digest[-4:]
+
+
+def _hash_obj(alg):
+    from cryptography.hazmat.primitives import hashes
+    return {"sha1": hashes.SHA1(), "sha256": hashes.SHA256(),
+            "sha384": hashes.SHA384(), "sha512": hashes.SHA512()}[alg]
+
+
+def sign_digest(key, alg, digest):
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+    from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
+    if isinstance(key, rsa.RSAPrivateKey):
+        return key.sign(digest, padding.PKCS1v15(),
+                        Prehashed(_hash_obj(alg)))
+    return key.sign(digest, ec.ECDSA(Prehashed(_hash_obj(alg))))
+
+
+def modsig(key, cert, alg, content):
+    """Detached PKCS#7 without attributes, like scripts/sign-file."""
+    from cryptography.hazmat.primitives.serialization import Encoding
+    from cryptography.hazmat.primitives.serialization import pkcs7
+    opts = [pkcs7.PKCS7Options.DetachedSignature,
+            pkcs7.PKCS7Options.NoAttributes, pkcs7.PKCS7Options.NoCerts,
+            pkcs7.PKCS7Options.Binary]
+    return (pkcs7.PKCS7SignatureBuilder().set_data(content)
+            .add_signer(cert, key, _hash_obj(alg))
+            .sign(Encoding.DER, opts))
+
+
+def write_cert(cert, path):
+    from cryptography.hazmat.primitives.serialization import Encoding
+    with open(path, "wb") as f:
+        f.write(cert.public_bytes(Encoding.DER if path.endswith(".der")
+                                  else Encoding.PEM))
+
+
+def write_key(key, path):
+    import os
+    from cryptography.hazmat.primitives import serialization as s
+    data = key.private_bytes(s.Encoding.PEM, s.PrivateFormat.PKCS8,
+                             s.NoEncryption())
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)

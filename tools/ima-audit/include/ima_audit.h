@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The audit: walks the measurement list once and checks template hashes,
+ * PCR replay, boot_aggregate, signatures, the manifest and the policy.
+ */
+#ifndef IMA_AUDIT_H
+#define IMA_AUDIT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ima_log.h"
+#include "ima_manifest.h"
+#include "ima_pcr.h"
+#include "ima_sig.h"
+
+enum ima_exit {
+	IMA_EXIT_OK = 0,
+	IMA_EXIT_FAIL = 1,
+	IMA_EXIT_USAGE = 2,
+	IMA_EXIT_MALFORMED = 3,
+};
+
+#define IMA_NO_INDEX UINT64_MAX
+#define IMA_MAX_TEMPLATE_KINDS 16
+#define IMA_MAX_FAILURES 100000	/* stored; all are counted */
+
+struct ima_audit_opts {
+	struct ima_reader_opts reader;
+	const char *input_name;		/* shown in the report */
+	uint32_t pcr_mask;		/* PCRs reported, default PCR 10 */
+	uint32_t banks;			/* banks replayed */
+	struct ima_pcr_values pcrs;	/* expected values */
+	struct ima_keyring keys;
+	bool require_signatures;
+	bool require_coverage;		/* uncovered entries are failures */
+	struct ima_manifest *manifest;
+	const uint8_t *expect_policy;	/* NULL: not checked */
+	size_t expect_policy_len;
+	const char *expect_policy_name;
+	int jobs;			/* verification threads, 0: inline */
+};
+
+enum ima_fail_kind {
+	IMA_FK_RECORD,		/* template hash, fields, template */
+	IMA_FK_BOOT,
+	IMA_FK_SIG,
+	IMA_FK_MODSIG,
+	IMA_FK_MANIFEST,
+	IMA_FK_GLOBAL,		/* PCR, policy */
+};
+
+struct ima_failure {
+	uint64_t index;		/* IMA_NO_INDEX for global failures */
+	uint64_t offset;
+	int kind;
+	uint64_t seq;
+	char *path;		/* may be NULL */
+	char *reason;
+};
+
+enum ima_boot_status {
+	IMA_BOOT_ABSENT,	/* first entry is not boot_aggregate */
+	IMA_BOOT_NOT_CHECKED,	/* PCR values not given */
+	IMA_BOOT_MATCH,
+	IMA_BOOT_MISMATCH,
+	IMA_BOOT_ZERO,		/* no TPM when the list began */
+	IMA_BOOT_BAD_FIELD,
+};
+
+struct ima_sig_counts {
+	uint64_t verified, failed, unknown_key, unsigned_, not_checked;
+	uint64_t modsig_verified, modsig_failed;
+	uint64_t cache_hits;
+};
+
+struct ima_audit {
+	struct ima_audit_opts *opts;
+	pthread_mutex_t lock;
+
+	/* input */
+	uint64_t bytes;
+	enum ima_byte_order order;
+	bool malformed, io_error;
+	uint64_t error_offset;
+	char error[200];
+
+	/* per-entry results */
+	uint64_t entries, violations;
+	uint64_t tmpl_checked, tmpl_failed, unknown_templates;
+	int ntemplates;
+	struct {
+		char name[IMA_MAX_NAME_LEN + 1];
+		uint64_t count;
+	} templates[IMA_MAX_TEMPLATE_KINDS];
+	uint64_t other_templates;
+
+	struct ima_replay replay;
+
+	enum ima_boot_status boot;
+	char boot_algo[16];
+	uint8_t boot_digest[IMA_MAX_DIGEST];
+	unsigned int boot_len;
+
+	struct ima_sig_counts sig;
+
+	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
+	uint64_t buf_checked, buf_failed;
+
+	bool policy_found;
+	uint64_t policy_index;
+	uint8_t *policy;
+	size_t policy_len;
+	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
+	char policy_diff[200];
+
+	/* failures */
+	struct ima_failure *failures;
+	size_t nfailures, cap_failures;
+	uint64_t failure_count;
+
+	/* signature verification (internal) */
+	struct ima_pool *pool;
+	struct sig_batch *batch;
+	uint8_t (*cache)[33];
+};
+
+int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts);
+/* Reads the whole list from the reader and runs every check. */
+void ima_audit_run(struct ima_audit *a, struct ima_reader *r);
+void ima_audit_free(struct ima_audit *a);
+int ima_audit_exit_code(const struct ima_audit *a);
+
+/* Thread-safe; reason is printf-style. */
+void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		    int kind, const char *path, size_t plen,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* Output (report.c) */
+void ima_report_text(const struct ima_audit *a, FILE *out);
+void ima_report_json(const struct ima_audit *a, FILE *out);
+void ima_report_failures(const struct ima_audit *a, FILE *out);
+/* JSON string body (no quotes); invalid UTF-8 bytes become \u00XX. */
+void ima_json_escape(FILE *out, const char *s, size_t len);
+/* Printable form: non-printable bytes as \xNN. */
+void ima_text_escape(FILE *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Streaming parser for the IMA binary_runtime_measurements list.
+ *
+ * Record layout (security/integrity/ima/ima_fs.c, ima_measurements_show):
+ *	u32 pcr;  u8 template_digest[20];  u32 name_len;  char name[name_len];
+ *	u32 template_data_len;  u8 data[];	(no data_len for "ima")
+ * Template data is a sequence of fields, each u32 len + bytes, except for
+ * the legacy "ima" template: d (20 bytes, no length) then n (u32 len +
+ * name). Integers use the writer's byte order (little-endian with
+ * ima_canonical_fmt).
+ */
+#ifndef IMA_LOG_H
+#define IMA_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IMA_MAX_FIELDS		16
+#define IMA_MAX_NAME_LEN	255	/* template name (or format) */
+#define IMA_LEGACY_NAME_MAX	255	/* IMA_EVENT_NAME_LEN_MAX */
+#define IMA_MAX_PCR		23
+#define IMA_DEFAULT_MAX_ENTRY	(16u << 20)
+#define IMA_DEFAULT_MAX_SIZE	(1ull << 30)
+
+enum ima_byte_order {
+	IMA_BO_AUTO = 0,
+	IMA_BO_LITTLE,
+	IMA_BO_BIG,
+};
+
+enum ima_field_id {
+	IMA_F_UNKNOWN = 0,
+	IMA_F_D,
+	IMA_F_N,
+	IMA_F_D_NG,
+	IMA_F_D_NGV2,
+	IMA_F_N_NG,
+	IMA_F_SIG,
+	IMA_F_BUF,
+	IMA_F_D_MODSIG,
+	IMA_F_MODSIG,
+	IMA_F_EVMSIG,
+	IMA_F_XATTRNAMES,
+	IMA_F_XATTRLENGTHS,
+	IMA_F_XATTRVALUES,
+	IMA_F_IUID,
+	IMA_F_IGID,
+	IMA_F_IMODE,
+};
+
+struct ima_template {
+	bool known;		/* every field id is known */
+	bool legacy;		/* the "ima" template */
+	int nfields;
+	enum ima_field_id ids[IMA_MAX_FIELDS];
+};
+
+struct ima_field {
+	enum ima_field_id id;
+	const uint8_t *data;
+	uint32_t len;
+};
+
+struct ima_record {
+	uint64_t index;
+	uint64_t offset;	/* byte offset of the record in the log */
+	uint32_t pcr;
+	uint8_t digest[20];	/* sha1 template digest as logged */
+	char name[IMA_MAX_NAME_LEN + 1];	/* template name */
+	uint32_t name_len;
+	const uint8_t *data;	/* template data as logged */
+	uint32_t data_len;
+	uint64_t data_offset;
+	struct ima_template tmpl;
+	int nfields;		/* 0 for unknown templates */
+	struct ima_field fields[IMA_MAX_FIELDS];
+};
+
+struct ima_reader_opts {
+	enum ima_byte_order order;	/* IMA_BO_AUTO detects */
+	uint64_t max_size;		/* 0: IMA_DEFAULT_MAX_SIZE */
+	uint32_t max_entry;		/* 0: IMA_DEFAULT_MAX_ENTRY */
+	size_t chunk;			/* read() size, 0: 64 KiB */
+};
+
+struct ima_reader {
+	int fd;			/* -1 for memory input */
+	const uint8_t *mem;
+	size_t mem_len;
+	uint8_t *buf;
+	size_t cap, start, end;
+	uint64_t buf_pos;	/* log offset of buf[start] */
+	uint64_t consumed;	/* bytes read from the source so far */
+	bool eof;
+	struct ima_reader_opts opts;
+	enum ima_byte_order order;
+	uint64_t index;
+	uint64_t err_offset;
+	char err[160];
+};
+
+enum ima_read_status {
+	IMA_READ_RECORD = 1,
+	IMA_READ_EOF = 0,
+	IMA_READ_MALFORMED = -1,
+	IMA_READ_IO = -2,
+};
+
+int ima_reader_init_fd(struct ima_reader *r, int fd,
+		       const struct ima_reader_opts *opts);
+int ima_reader_init_mem(struct ima_reader *r, const void *mem, size_t len,
+			const struct ima_reader_opts *opts);
+/* Fills rec; pointers stay valid until the next call. */
+int ima_reader_next(struct ima_reader *r, struct ima_record *rec);
+void ima_reader_free(struct ima_reader *r);
+
+/*
+ * Resolve a template name ("ima-sig") or a format ("d-ng|n-ng|sig").
+ * Returns false if the name is neither a builtin nor a valid format.
+ */
+bool ima_template_lookup(const char *name, struct ima_template *t);
+const char *ima_field_name(enum ima_field_id id);
+/* Index of the first field with this id, or -1. */
+int ima_record_field(const struct ima_record *rec, enum ima_field_id id);
+
+/*
+ * Split d-ng / d-ngv2 / d-modsig content "[type:]algo:\0digest".
+ * Returns 0 and points algo (not NUL-terminated, algo_len bytes) and
+ * digest into data; -1 if malformed.
+ */
+int ima_split_digest_field(const uint8_t *data, uint32_t len,
+			   const char **algo, size_t *algo_len,
+			   const uint8_t **digest, uint32_t *digest_len);
+
+static inline uint32_t ima_get32(const uint8_t *p, enum ima_byte_order o)
+{
+	if (o == IMA_BO_BIG)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reference manifest: "<hex-or-alg:hex> <path>" lines (sha256sum output
+ * works as is); several digests per path allowed. Hash table by path.
+ */
+#ifndef IMA_MANIFEST_H
+#define IMA_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ima_hash.h"
+
+enum ima_manifest_result {
+	IMA_MF_MATCH = 0,
+	IMA_MF_UNKNOWN_PATH,
+	IMA_MF_WRONG_DIGEST,	/* path known, no listed digest equals it */
+	IMA_MF_NO_ALGO,		/* path known, but no digest of this algo */
+};
+
+struct ima_manifest;
+
+struct ima_manifest *ima_manifest_new(void);
+int ima_manifest_parse(struct ima_manifest *m, const char *text, size_t len,
+		       const char *what, char *err, size_t errlen);
+int ima_manifest_load(struct ima_manifest *m, const char *path, char *err,
+		      size_t errlen);
+int ima_manifest_check(const struct ima_manifest *m, const char *path,
+		       size_t plen, const struct ima_hash_algo *alg,
+		       const uint8_t *digest, size_t dlen);
+size_t ima_manifest_paths(const struct ima_manifest *m);
+void ima_manifest_free(struct ima_manifest *m);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PCR values (given by the user) and PCR replay (computed from the log).
+ */
+#ifndef IMA_PCR_H
+#define IMA_PCR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ima_hash.h"
+
+#define IMA_NR_PCRS 24
+
+enum ima_bank {
+	IMA_BANK_SHA1,
+	IMA_BANK_SHA256,
+	IMA_BANK_SHA384,
+	IMA_BANK_SHA512,
+	IMA_NR_BANKS,
+};
+
+struct ima_pcr_values {
+	uint32_t have[IMA_NR_BANKS];	/* bit n: PCR n given */
+	uint8_t val[IMA_NR_BANKS][IMA_NR_PCRS][IMA_MAX_DIGEST];
+};
+
+int ima_bank_by_name(const char *name, size_t len);
+const char *ima_bank_name(int bank);
+const struct ima_hash_algo *ima_bank_algo(int bank);
+
+/*
+ * Parse PCR values from text in either of these formats (mixed is fine):
+ *	sha256:10 3F2A...		(also sha256:10=3F2A...)
+ *	  sha256:			(tpm2_pcrread output)
+ *	    10: 0x3F2A...
+ * Returns 0, or -1 with a message naming the line in err.
+ */
+int ima_pcr_parse_text(struct ima_pcr_values *v, const char *text,
+		       size_t len, const char *what, char *err, size_t errlen);
+int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
+		      size_t errlen);
+/* DIR/pcr-<bank>/<n>; returns the number of values read, -1 on error. */
+int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,
+		       size_t errlen);
+
+/*
+ * boot_aggregate as the kernel computes it (ima_calc_boot_aggregate_tfm):
+ * sha1 over PCR 0-7 for the sha1 bank, otherwise over PCR 0-9.
+ * Returns 0, or -1 if a needed PCR value is missing.
+ */
+int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
+		       uint8_t *out);
+
+struct ima_replay_pcr {
+	uint8_t val[IMA_MAX_DIGEST];
+	bool matched;		/* some prefix equals the expected value */
+	uint64_t match_count;	/* measurements in this PCR covered */
+	int64_t match_index;	/* log index of the last covered entry */
+};
+
+struct ima_replay {
+	uint32_t banks;		/* bit b: bank b replayed */
+	const struct ima_pcr_values *expect;
+	uint64_t count[IMA_NR_PCRS];	/* measurements per PCR */
+	int64_t last_index[IMA_NR_PCRS];
+	struct ima_replay_pcr pcr[IMA_NR_BANKS][IMA_NR_PCRS];
+};
+
+void ima_replay_init(struct ima_replay *rp, uint32_t banks,
+		     const struct ima_pcr_values *expect);
+/*
+ * Extend PCR pcr of every replayed bank; digests[bank] is the value to
+ * extend with (bank size bytes). index is the log entry index.
+ */
+void ima_replay_extend(struct ima_replay *rp, uint32_t pcr,
+		       uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
+		       uint64_t index);
+
+#endif

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * IMA signature verification: evmctl v2 signatures (sig field) and
+ * appended PKCS#7 signatures (modsig field), a key set and a worker pool.
+ */
+#ifndef IMA_SIG_H
+#define IMA_SIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ima_hash.h"
+
+#define IMA_XATTR_DIGSIG	0x03	/* EVM_IMA_XATTR_DIGSIG */
+#define IMA_SIG_HDR_LEN		9	/* struct signature_v2_hdr */
+
+struct ima_key {
+	void *pkey;		/* EVP_PKEY * */
+	void *cert;		/* X509 *, NULL for a bare public key */
+	uint32_t keyid;		/* last 4 bytes of the SKID */
+	char *file;
+};
+
+struct ima_keyring {
+	struct ima_key *keys;
+	size_t n;
+};
+
+/* Loads every certificate (PEM or DER) or public key in path. */
+int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
+		     size_t errlen);
+void ima_keyring_free(struct ima_keyring *kr);
+
+enum ima_sig_status {
+	IMA_SIG_OK = 0,
+	IMA_SIG_BAD,		/* verification failed */
+	IMA_SIG_UNKNOWN_KEY,	/* no key with this id / signer */
+	IMA_SIG_MALFORMED,	/* header or PKCS#7 cannot be parsed */
+	IMA_SIG_ALGO_MISMATCH,	/* signature hash != measured digest hash */
+	IMA_SIG_UNSUPPORTED,	/* algorithm or format not supported */
+};
+
+/* struct signature_v2_hdr, packed, keyid and sig_size big-endian */
+struct ima_sig_hdr {
+	uint8_t type;
+	uint8_t version;
+	uint8_t hash_algo;
+	uint32_t keyid;
+	uint16_t sig_size;
+	const uint8_t *sig;
+};
+
+/* Returns IMA_SIG_OK or IMA_SIG_MALFORMED / IMA_SIG_UNSUPPORTED. */
+int ima_sig_parse(const uint8_t *data, uint32_t len, struct ima_sig_hdr *h);
+
+/* Per-thread verification state (caches OpenSSL contexts). */
+struct ima_verifier;
+struct ima_verifier *ima_verifier_new(const struct ima_keyring *kr);
+void ima_verifier_free(struct ima_verifier *v);
+
+/* Verify an evmctl v2 signature over digest (algorithm alg). */
+int ima_verify_v2(struct ima_verifier *v, const struct ima_hash_algo *alg,
+		  const uint8_t *digest, size_t dlen,
+		  const struct ima_sig_hdr *h);
+/*
+ * Verify a modsig PKCS#7 blob: d-modsig carries the digest the signer
+ * signed (content digest, or digest of the authenticated attributes).
+ */
+int ima_verify_modsig(struct ima_verifier *v, const struct ima_hash_algo *alg,
+		      const uint8_t *digest, size_t dlen, const uint8_t *p7,
+		      size_t p7len);
+
+/*
+ * Thread pool: fn(job, thread_state) runs on a worker; with 0 threads
+ * jobs run inline in ima_pool_submit. submit blocks while the bounded
+ * queue is full.
+ */
+struct ima_pool;
+typedef void (*ima_pool_fn)(void *job, void *state);
+struct ima_pool *ima_pool_new(int threads, size_t queue_len, ima_pool_fn fn,
+			      void *(*state_new)(void *arg),
+			      void (*state_free)(void *state), void *arg);
+void ima_pool_submit(struct ima_pool *p, void *job);
+/* Runs all queued jobs, joins the workers and frees the pool. */
+void ima_pool_finish(struct ima_pool *p);
+
+#endif

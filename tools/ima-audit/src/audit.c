@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The audit engine: one pass over the list, one callback per record.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ima_audit.h"
+
+#define CACHE_SLOTS (1u << 16)
+
+enum job_kind { JOB_V2, JOB_MODSIG };
+
+struct sig_job {
+	struct ima_audit *a;
+	enum job_kind kind;
+	uint64_t index, offset;
+	const struct ima_hash_algo *alg;
+	uint8_t digest[IMA_MAX_DIGEST];
+	uint32_t dlen;
+	struct ima_sig_hdr hdr;
+	uint8_t *sig;
+	uint32_t siglen;
+	size_t plen;
+	char path[];
+};
+
+/* Jobs travel to the workers in batches to keep hand-offs rare. */
+#define BATCH 64
+
+struct sig_batch {
+	int n;
+	struct sig_job *jobs[BATCH];
+};
+
+void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		    int kind, const char *path, size_t plen,
+		    const char *fmt, ...)
+{
+	struct ima_failure *f;
+	char reason[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+
+	pthread_mutex_lock(&a->lock);
+	a->failure_count++;
+	if (a->nfailures == IMA_MAX_FAILURES)
+		goto out;
+	if (a->nfailures == a->cap_failures) {
+		size_t ncap = a->cap_failures ? 2 * a->cap_failures : 64;
+		struct ima_failure *nf = realloc(a->failures,
+						 ncap * sizeof(*nf));
+
+		if (!nf)
+			goto out;
+		a->failures = nf;
+		a->cap_failures = ncap;
+	}
+	f = &a->failures[a->nfailures];
+	f->index = index;
+	f->offset = offset;
+	f->kind = kind;
+	f->seq = a->failure_count;
+	f->path = path ? strndup(path, plen) : NULL;
+	f->reason = strdup(reason);
+	if (f->reason)
+		a->nfailures++;
+out:
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void *verifier_new(void *arg)
+{
+	struct ima_audit *a = arg;
+
+	return ima_verifier_new(&a->opts->keys);
+}
+
+static void verifier_free(void *v)
+{
+	ima_verifier_free(v);
+}
+
+static void cache_key(const struct sig_job *j, uint8_t *key)
+{
+	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
+	uint8_t *buf = malloc(16 + j->dlen + j->siglen);
+	size_t n = 0;
+
+	if (!buf) {
+		memset(key, 0, 32);
+		return;
+	}
+	buf[n++] = (uint8_t)j->kind;
+	buf[n++] = (uint8_t)j->alg->id;
+	memcpy(buf + n, &j->dlen, 4);
+	n += 4;
+	memcpy(buf + n, j->digest, j->dlen);
+	n += j->dlen;
+	memcpy(buf + n, j->sig, j->siglen);
+	n += j->siglen;
+	ima_digest(sha256, buf, n, key);
+	free(buf);
+}
+
+static void report_sig(struct sig_job *j, int rc, bool cached)
+{
+	struct ima_audit *a = j->a;
+	bool modsig = j->kind == JOB_MODSIG;
+	int kind = modsig ? IMA_FK_MODSIG : IMA_FK_SIG;
+	const char *what = modsig ? "modsig" : "signature";
+
+	pthread_mutex_lock(&a->lock);
+	if (cached)
+		a->sig.cache_hits++;
+	if (rc == IMA_SIG_OK) {
+		a->sig.verified++;
+		if (modsig)
+			a->sig.modsig_verified++;
+	} else {
+		a->sig.failed++;
+		if (modsig)
+			a->sig.modsig_failed++;
+		if (rc == IMA_SIG_UNKNOWN_KEY)
+			a->sig.unknown_key++;
+	}
+	pthread_mutex_unlock(&a->lock);
+
+	switch (rc) {
+	case IMA_SIG_OK:
+		break;
+	case IMA_SIG_BAD:
+		if (modsig)
+			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+				       j->plen, "modsig: bad signature");
+		else
+			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+				       j->plen,
+				       "bad signature (key id %08x)",
+				       j->hdr.keyid);
+		break;
+	case IMA_SIG_UNKNOWN_KEY:
+		if (modsig)
+			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+				       j->plen,
+				       "modsig: signer certificate not among the keys");
+		else
+			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+				       j->plen, "unknown key id %08x",
+				       j->hdr.keyid);
+		break;
+	case IMA_SIG_ALGO_MISMATCH:
+		if (modsig) {
+			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+				       j->plen,
+				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
+				       j->alg->name);
+		} else {
+			const struct ima_hash_algo *h =
+				ima_hash_by_id(j->hdr.hash_algo);
+
+			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+				       j->plen,
+				       "signature hash %s does not match d-ng %s",
+				       h ? h->name : "unknown", j->alg->name);
+		}
+		break;
+	case IMA_SIG_MALFORMED:
+		ima_audit_fail(a, j->index, j->offset, kind, j->path, j->plen,
+			       "%s: malformed %s", what,
+			       modsig ? "PKCS#7 message" : "signature header");
+		break;
+	default:
+		ima_audit_fail(a, j->index, j->offset, kind, j->path, j->plen,
+			       "%s: unsupported algorithm or key type (%s)",
+			       what, j->alg->name);
+		break;
+	}
+}
+
+static void run_job(void *arg, void *state)
+{
+	struct sig_job *j = arg;
+	struct ima_audit *a = j->a;
+	uint8_t key[32];
+	uint8_t *slot;
+	int rc;
+
+	cache_key(j, key);
+	slot = a->cache[(key[0] | key[1] << 8) & (CACHE_SLOTS - 1)];
+	pthread_mutex_lock(&a->lock);
+	if (slot[32] && !memcmp(slot, key, 32)) {
+		rc = slot[32] - 1;
+		pthread_mutex_unlock(&a->lock);
+		report_sig(j, rc, true);
+		goto out;
+	}
+	pthread_mutex_unlock(&a->lock);
+
+	if (j->kind == JOB_V2)
+		rc = ima_verify_v2(state, j->alg, j->digest, j->dlen, &j->hdr);
+	else
+		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
+				       j->sig, j->siglen);
+
+	pthread_mutex_lock(&a->lock);
+	memcpy(slot, key, 32);
+	slot[32] = (uint8_t)(rc + 1);
+	pthread_mutex_unlock(&a->lock);
+	report_sig(j, rc, false);
+out:
+	free(j->sig);
+	free(j);
+}
+
+static void run_batch(void *arg, void *state)
+{
+	struct sig_batch *b = arg;
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		run_job(b->jobs[i], state);
+	free(b);
+}
+
+static void flush_batch(struct ima_audit *a)
+{
+	if (a->batch && a->batch->n)
+		ima_pool_submit(a->pool, a->batch);
+	else
+		free(a->batch);
+	a->batch = NULL;
+}
+
+int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
+{
+	memset(a, 0, sizeof(*a));
+	a->opts = opts;
+	a->policy_match = -1;
+	pthread_mutex_init(&a->lock, NULL);
+	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
+	if (opts->keys.n) {
+		a->cache = calloc(CACHE_SLOTS, sizeof(*a->cache));
+		if (!a->cache)
+			return -1;
+		a->pool = ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
+				       verifier_free, a);
+		if (!a->pool)
+			return -1;
+	}
+	return 0;
+}
+
+void ima_audit_free(struct ima_audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nfailures; i++) {
+		free(a->failures[i].path);
+		free(a->failures[i].reason);
+	}
+	free(a->failures);
+	free(a->policy);
+	free(a->cache);
+	pthread_mutex_destroy(&a->lock);
+}
+
+static void count_template(struct ima_audit *a, const char *name)
+{
+	int i;
+
+	for (i = 0; i < a->ntemplates; i++) {
+		if (!strcmp(a->templates[i].name, name)) {
+			a->templates[i].count++;
+			return;
+		}
+	}
+	if (a->ntemplates == IMA_MAX_TEMPLATE_KINDS) {
+		a->other_templates++;
+		return;
+	}
+	strcpy(a->templates[a->ntemplates].name, name);
+	a->templates[a->ntemplates++].count = 1;
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+struct entry_info {
+	const struct ima_hash_algo *alg;	/* file digest algorithm */
+	const uint8_t *digest;
+	uint32_t dlen;
+	const char *path;
+	size_t plen;
+	bool violation;
+};
+
+/* Template data as the kernel hashes it (ima_calc_field_array_hash). */
+static const uint8_t *hashed_data(const struct ima_record *rec,
+				  uint8_t *legacy, size_t *len)
+{
+	if (!rec->tmpl.legacy) {
+		*len = rec->data_len;
+		return rec->data;
+	}
+	/* "ima": d (20 bytes) + n zero-padded to IMA_EVENT_NAME_LEN_MAX+1 */
+	memset(legacy, 0, 20 + IMA_LEGACY_NAME_MAX + 1);
+	memcpy(legacy, rec->fields[0].data, 20);
+	memcpy(legacy + 20, rec->fields[1].data, rec->fields[1].len);
+	*len = 20 + IMA_LEGACY_NAME_MAX + 1;
+	return legacy;
+}
+
+static void replay(struct ima_audit *a, const struct ima_record *rec,
+		   const uint8_t *data, size_t len, bool violation)
+{
+	uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST];
+	int b;
+
+	for (b = 0; b < IMA_NR_BANKS; b++) {
+		const struct ima_hash_algo *alg = ima_bank_algo(b);
+
+		if (!(a->opts->banks & (1u << b)))
+			continue;
+		/* violations invalidate the PCR: 0xff.. is extended */
+		if (violation)
+			memset(digests[b], 0xff, alg->size);
+		else if (b == IMA_BANK_SHA1)
+			memcpy(digests[b], rec->digest, 20);
+		else
+			ima_digest(alg, data, len, digests[b]);
+	}
+	ima_replay_extend(&a->replay, rec->pcr, digests, rec->index);
+}
+
+static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
+		       struct entry_info *e)
+{
+	const char *algo;
+	size_t algo_len;
+	int i;
+
+	i = ima_record_field(rec, IMA_F_N_NG);
+	if (i < 0)
+		i = ima_record_field(rec, IMA_F_N);
+	if (i >= 0) {
+		const struct ima_field *f = &rec->fields[i];
+		const uint8_t *nul = memchr(f->data, '\0', f->len);
+
+		e->path = (const char *)f->data;
+		e->plen = nul ? (size_t)(nul - f->data) : f->len;
+	}
+
+	i = ima_record_field(rec, IMA_F_D);
+	if (i >= 0) {
+		e->alg = ima_hash_by_name("sha1", 4);
+		e->digest = rec->fields[i].data;
+		e->dlen = rec->fields[i].len;
+		goto check;
+	}
+	i = ima_record_field(rec, IMA_F_D_NG);
+	if (i < 0)
+		i = ima_record_field(rec, IMA_F_D_NGV2);
+	if (i < 0)
+		return true;	/* no digest field, nothing to check */
+	if (ima_split_digest_field(rec->fields[i].data, rec->fields[i].len,
+				   &algo, &algo_len, &e->digest, &e->dlen)) {
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+			       e->path, e->plen,
+			       "malformed %s field (expected \"algo:\\0digest\")",
+			       ima_field_name(rec->fields[i].id));
+		return false;
+	}
+	e->alg = ima_hash_by_name(algo, algo_len);
+	if (!e->alg) {
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+			       e->path, e->plen,
+			       "unknown digest algorithm '%.*s'",
+			       (int)(algo_len > 32 ? 32 : algo_len), algo);
+		return false;
+	}
+check:
+	if (e->dlen != e->alg->size) {
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+			       e->path, e->plen,
+			       "%s digest has %u bytes, expected %u",
+			       e->alg->name, e->dlen, e->alg->size);
+		return false;
+	}
+	return true;
+}
+
+static void check_boot_aggregate(struct ima_audit *a,
+				 const struct ima_record *rec,
+				 const struct entry_info *e)
+{
+	uint8_t want[IMA_MAX_DIGEST];
+	int bank;
+
+	if (!e->alg) {
+		a->boot = IMA_BOOT_BAD_FIELD;
+		return;
+	}
+	snprintf(a->boot_algo, sizeof(a->boot_algo), "%s", e->alg->name);
+	memcpy(a->boot_digest, e->digest, e->dlen);
+	a->boot_len = e->dlen;
+	if (all_zero(e->digest, e->dlen)) {
+		a->boot = IMA_BOOT_ZERO;
+		return;
+	}
+	bank = ima_bank_by_name(e->alg->name, strlen(e->alg->name));
+	if (bank < 0 || ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
+		a->boot = IMA_BOOT_NOT_CHECKED;
+		return;
+	}
+	if (!memcmp(want, e->digest, e->dlen)) {
+		a->boot = IMA_BOOT_MATCH;
+		return;
+	}
+	a->boot = IMA_BOOT_MISMATCH;
+	ima_audit_fail(a, rec->index, rec->offset, IMA_FK_BOOT, e->path,
+		       e->plen,
+		       "boot_aggregate does not match %s PCRs 0-%d",
+		       e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+}
+
+static void check_buf(struct ima_audit *a, const struct ima_record *rec,
+		      const struct entry_info *e, const struct ima_field *buf)
+{
+	uint8_t d[IMA_MAX_DIGEST];
+
+	if (e->alg && !e->violation) {
+		a->buf_checked++;
+		if (ima_digest(e->alg, buf->data, buf->len, d) ||
+		    memcmp(d, e->digest, e->dlen)) {
+			a->buf_failed++;
+			ima_audit_fail(a, rec->index, rec->offset,
+				       IMA_FK_RECORD, e->path, e->plen,
+				       "buffer digest does not match d-ng");
+		}
+	}
+	if (e->plen == 10 && !memcmp(e->path, "ima_policy", 10)) {
+		uint8_t *copy = malloc(buf->len ? buf->len : 1);
+
+		if (!copy)
+			return;
+		memcpy(copy, buf->data, buf->len);
+		free(a->policy);
+		a->policy = copy;
+		a->policy_len = buf->len;
+		a->policy_found = true;
+		a->policy_index = rec->index;
+	}
+}
+
+static void submit(struct ima_audit *a, const struct ima_record *rec,
+		   const struct entry_info *e, enum job_kind kind,
+		   const struct ima_hash_algo *alg, const uint8_t *digest,
+		   uint32_t dlen, const struct ima_field *sig)
+{
+	struct sig_job *j = malloc(sizeof(*j) + e->plen + 1);
+
+	if (!j)
+		return;
+	memset(j, 0, sizeof(*j));
+	j->a = a;
+	j->kind = kind;
+	j->index = rec->index;
+	j->offset = rec->offset;
+	j->alg = alg;
+	memcpy(j->digest, digest, dlen);
+	j->dlen = dlen;
+	j->sig = malloc(sig->len);
+	if (!j->sig) {
+		free(j);
+		return;
+	}
+	memcpy(j->sig, sig->data, sig->len);
+	j->siglen = sig->len;
+	if (kind == JOB_V2)
+		ima_sig_parse(j->sig, j->siglen, &j->hdr);
+	j->plen = e->plen;
+	if (e->plen)
+		memcpy(j->path, e->path, e->plen);
+	j->path[e->plen] = '\0';
+	if (!a->batch) {
+		a->batch = calloc(1, sizeof(*a->batch));
+		if (!a->batch) {
+			free(j->sig);
+			free(j);
+			return;
+		}
+	}
+	a->batch->jobs[a->batch->n++] = j;
+	if (a->batch->n == BATCH)
+		flush_batch(a);
+}
+
+static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
+		       const struct entry_info *e)
+{
+	int is = ima_record_field(rec, IMA_F_SIG);
+	int im = ima_record_field(rec, IMA_F_MODSIG);
+	int idm = ima_record_field(rec, IMA_F_D_MODSIG);
+	bool signed_ = false;
+
+	if (is >= 0 && rec->fields[is].len) {
+		const struct ima_field *f = &rec->fields[is];
+		struct ima_sig_hdr h;
+		int rc = ima_sig_parse(f->data, f->len, &h);
+
+		signed_ = true;
+		if (rc != IMA_SIG_OK) {
+			pthread_mutex_lock(&a->lock);
+			a->sig.failed++;
+			pthread_mutex_unlock(&a->lock);
+			if (rc == IMA_SIG_UNSUPPORTED)
+				ima_audit_fail(a, rec->index, rec->offset,
+					       IMA_FK_SIG, e->path, e->plen,
+					       "unsupported signature type 0x%02x version %u",
+					       h.type, h.version);
+			else
+				ima_audit_fail(a, rec->index, rec->offset,
+					       IMA_FK_SIG, e->path, e->plen,
+					       "malformed signature header");
+		} else if (!a->pool) {
+			a->sig.not_checked++;
+		} else {
+			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
+			       f);
+		}
+	}
+	if (im >= 0 && rec->fields[im].len) {
+		const struct ima_field *f = &rec->fields[im];
+		const char *algo;
+		size_t algo_len;
+		const uint8_t *d;
+		uint32_t dlen;
+		const struct ima_hash_algo *alg = NULL;
+
+		signed_ = true;
+		if (idm >= 0 && !ima_split_digest_field(rec->fields[idm].data,
+							 rec->fields[idm].len,
+							 &algo, &algo_len,
+							 &d, &dlen))
+			alg = ima_hash_by_name(algo, algo_len);
+		if (!alg || dlen != alg->size) {
+			pthread_mutex_lock(&a->lock);
+			a->sig.failed++;
+			a->sig.modsig_failed++;
+			pthread_mutex_unlock(&a->lock);
+			ima_audit_fail(a, rec->index, rec->offset,
+				       IMA_FK_MODSIG, e->path, e->plen,
+				       "modsig: missing or malformed d-modsig field");
+		} else if (!a->pool) {
+			a->sig.not_checked++;
+		} else {
+			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
+		}
+	}
+	if (signed_)
+		return;
+	a->sig.unsigned_++;
+	if (a->opts->require_signatures)
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_SIG,
+			       e->path, e->plen, "unsigned entry");
+}
+
+static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
+			   const struct entry_info *e)
+{
+	int rc = ima_manifest_check(a->opts->manifest, e->path, e->plen,
+				    e->alg, e->digest, e->dlen);
+
+	a->mf_checked++;
+	switch (rc) {
+	case IMA_MF_MATCH:
+		a->mf_match++;
+		return;
+	case IMA_MF_UNKNOWN_PATH:
+		a->mf_unknown++;
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_MANIFEST,
+			       e->path, e->plen, "path not in manifest");
+		return;
+	case IMA_MF_WRONG_DIGEST:
+		a->mf_wrong++;
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_MANIFEST,
+			       e->path, e->plen,
+			       "%s digest differs from the manifest",
+			       e->alg->name);
+		return;
+	default:
+		a->mf_no_algo++;
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_MANIFEST,
+			       e->path, e->plen,
+			       "manifest has no %s digest for this path",
+			       e->alg->name);
+	}
+}
+
+static void audit_record(struct ima_audit *a, const struct ima_record *rec)
+{
+	uint8_t legacy[20 + IMA_LEGACY_NAME_MAX + 1];
+	uint8_t sha1[20];
+	struct entry_info e = { 0 };
+	const uint8_t *data;
+	bool fields_ok = false;
+	size_t len;
+	int ibuf;
+
+	a->entries++;
+	count_template(a, rec->name);
+	e.violation = all_zero(rec->digest, 20);
+	if (rec->tmpl.known) {
+		fields_ok = get_fields(a, rec, &e);
+	} else {
+		a->unknown_templates++;
+		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+			       NULL, 0, "unknown template '%s'", rec->name);
+	}
+	data = hashed_data(rec, legacy, &len);
+	if (e.violation) {
+		a->violations++;
+	} else {
+		a->tmpl_checked++;
+		ima_digest(ima_hash_by_name("sha1", 4), data, len, sha1);
+		if (memcmp(sha1, rec->digest, 20)) {
+			a->tmpl_failed++;
+			ima_audit_fail(a, rec->index, rec->offset,
+				       IMA_FK_RECORD, e.path, e.plen,
+				       "template hash mismatch");
+		}
+	}
+	replay(a, rec, data, len, e.violation);
+	if (!fields_ok)
+		return;
+	if (rec->index == 0) {
+		if (e.plen == 14 && !memcmp(e.path, "boot_aggregate", 14)) {
+			check_boot_aggregate(a, rec, &e);
+			return;
+		}
+		a->boot = IMA_BOOT_ABSENT;
+	}
+	ibuf = ima_record_field(rec, IMA_F_BUF);
+	if (ibuf >= 0) {
+		check_buf(a, rec, &e, &rec->fields[ibuf]);
+		return;
+	}
+	if (e.violation || !e.alg || !e.path)
+		return;
+	check_sigs(a, rec, &e);
+	if (a->opts->manifest)
+		check_manifest(a, rec, &e);
+}
+
+static void check_pcrs(struct ima_audit *a)
+{
+	const struct ima_pcr_values *v = &a->opts->pcrs;
+	int b, p;
+
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!(a->opts->pcr_mask & (1u << p)))
+			continue;
+		for (b = 0; b < IMA_NR_BANKS; b++) {
+			const struct ima_replay_pcr *r = &a->replay.pcr[b][p];
+
+			if (!(v->have[b] & (1u << p)))
+				continue;
+			if (!r->matched) {
+				ima_audit_fail(a, IMA_NO_INDEX, 0,
+					       IMA_FK_GLOBAL, NULL, 0,
+					       "PCR %d %s matches no prefix of the log",
+					       p, ima_bank_name(b));
+				continue;
+			}
+			if (a->opts->require_coverage &&
+			    r->match_count < a->replay.count[p])
+				ima_audit_fail(a, IMA_NO_INDEX, 0,
+					       IMA_FK_GLOBAL, NULL, 0,
+					       "PCR %d %s covers %llu of %llu measurements",
+					       p, ima_bank_name(b),
+					       (unsigned long long)r->match_count,
+					       (unsigned long long)a->replay.count[p]);
+		}
+	}
+}
+
+static void check_policy(struct ima_audit *a)
+{
+	const uint8_t *want = a->opts->expect_policy;
+	size_t wlen = a->opts->expect_policy_len, i, line = 1;
+
+	if (!want)
+		return;
+	if (!a->policy_found) {
+		a->policy_match = 0;
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "no ima_policy entry in the log");
+		ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL, NULL, 0,
+			       "policy: %s", a->policy_diff);
+		return;
+	}
+	if (wlen == a->policy_len && !memcmp(want, a->policy, wlen)) {
+		a->policy_match = 1;
+		return;
+	}
+	a->policy_match = 0;
+	for (i = 0; i < wlen && i < a->policy_len; i++) {
+		if (want[i] != a->policy[i])
+			break;
+		if (want[i] == '\n')
+			line++;
+	}
+	if (i == wlen || i == a->policy_len)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "line %zu: recorded policy is %s than %s", line,
+			 a->policy_len > wlen ? "longer" : "shorter",
+			 a->opts->expect_policy_name);
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "first difference at line %zu (byte %zu) of %s",
+			 line, i, a->opts->expect_policy_name);
+	ima_audit_fail(a, a->policy_index, 0, IMA_FK_GLOBAL, NULL, 0,
+		       "policy: %s", a->policy_diff);
+}
+
+static int cmp_failure(const void *pa, const void *pb)
+{
+	const struct ima_failure *x = pa, *y = pb;
+
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return 0;
+}
+
+void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
+{
+	struct ima_record *rec = malloc(sizeof(*rec));
+	int rc;
+
+	if (!rec) {
+		a->io_error = true;
+		snprintf(a->error, sizeof(a->error), "out of memory");
+		return;
+	}
+	for (;;) {
+		rc = ima_reader_next(r, rec);
+		if (rc != IMA_READ_RECORD)
+			break;
+		audit_record(a, rec);
+	}
+	a->bytes = r->buf_pos;
+	a->order = r->order;
+	if (rc == IMA_READ_MALFORMED) {
+		a->malformed = true;
+		a->error_offset = r->err_offset;
+		snprintf(a->error, sizeof(a->error), "%s", r->err);
+	} else if (rc == IMA_READ_IO) {
+		a->io_error = true;
+		a->error_offset = r->buf_pos;
+		snprintf(a->error, sizeof(a->error), "%s", r->err);
+	}
+	free(rec);
+	if (a->pool) {
+		flush_batch(a);
+		ima_pool_finish(a->pool);
+		a->pool = NULL;
+	}
+	if (!a->malformed && !a->io_error) {
+		check_pcrs(a);
+		check_policy(a);
+	}
+	if (a->nfailures)
+		qsort(a->failures, a->nfailures, sizeof(*a->failures),
+		      cmp_failure);
+}
+
+int ima_audit_exit_code(const struct ima_audit *a)
+{
+	if (a->malformed || a->io_error)
+		return IMA_EXIT_MALFORMED;
+	if (a->failure_count)
+		return IMA_EXIT_FAIL;
+	return IMA_EXIT_OK;
+}

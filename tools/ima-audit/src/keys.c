@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Verification keys: X.509 certificates (PEM or DER) or public keys.
+ * Key id: last 4 bytes of the subject key identifier, as the kernel's
+ * asymmetric key lookup ("id:xxxxxxxx") matches it; without an SKID,
+ * sha1 of the subjectPublicKey bits like evmctl's calc_keyid_v2().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "ima_sig.h"
+
+static uint32_t tail32(const uint8_t *p, size_t len)
+{
+	p += len - 4;
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t pubkey_keyid(X509_PUBKEY *xpk)
+{
+	const unsigned char *bits;
+	uint8_t sha1[20];
+	int len;
+
+	if (!X509_PUBKEY_get0_param(NULL, &bits, &len, NULL, xpk))
+		return 0;
+	ima_digest(ima_hash_by_name("sha1", (size_t)-1), bits, (size_t)len,
+		   sha1);
+	return tail32(sha1, sizeof(sha1));
+}
+
+static int add_key(struct ima_keyring *kr, EVP_PKEY *pkey, X509 *cert,
+		   const char *path)
+{
+	struct ima_key *nk, *k;
+	ASN1_OCTET_STRING *skid = NULL;
+
+	nk = realloc(kr->keys, (kr->n + 1) * sizeof(*nk));
+	if (!nk)
+		return -1;
+	kr->keys = nk;
+	k = &kr->keys[kr->n];
+	memset(k, 0, sizeof(*k));
+	k->pkey = pkey;
+	k->cert = cert;
+	k->file = strdup(path);
+	if (cert)
+		skid = X509_get_ext_d2i(cert, NID_subject_key_identifier,
+					NULL, NULL);
+	if (skid && ASN1_STRING_length(skid) >= 4) {
+		k->keyid = tail32(ASN1_STRING_get0_data(skid),
+				  (size_t)ASN1_STRING_length(skid));
+	} else if (cert) {
+		k->keyid = pubkey_keyid(X509_get_X509_PUBKEY(cert));
+	} else {
+		X509_PUBKEY *xpk = NULL;
+
+		if (X509_PUBKEY_set(&xpk, pkey))
+			k->keyid = pubkey_keyid(xpk);
+		X509_PUBKEY_free(xpk);
+	}
+	ASN1_OCTET_STRING_free(skid);
+	kr->n++;
+	return 0;
+}
+
+int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
+		     size_t errlen)
+{
+	unsigned char buf[64 << 10];
+	const unsigned char *p;
+	size_t len, before = kr->n;
+	FILE *f = fopen(path, "rb");
+	BIO *bio = NULL;
+	int rc = -1;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	len = fread(buf, 1, sizeof(buf), f);
+	if (ferror(f) || len == sizeof(buf)) {
+		snprintf(err, errlen, "%s: read error or file too large",
+			 path);
+		goto out;
+	}
+	bio = BIO_new_mem_buf(buf, (int)len);
+	if (!bio)
+		goto out;
+	for (;;) {
+		X509 *cert = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+
+		if (!cert)
+			break;
+		if (add_key(kr, X509_get_pubkey(cert), cert, path)) {
+			X509_free(cert);
+			goto out;
+		}
+	}
+	if (kr->n == before) {
+		X509 *cert;
+		EVP_PKEY *pkey;
+
+		p = buf;
+		cert = d2i_X509(NULL, &p, (long)len);
+		if (cert) {
+			if (add_key(kr, X509_get_pubkey(cert), cert, path))
+				goto out;
+		} else {
+			BIO_reset(bio);
+			pkey = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+			if (!pkey) {
+				p = buf;
+				pkey = d2i_PUBKEY(NULL, &p, (long)len);
+			}
+			if (pkey && add_key(kr, pkey, NULL, path))
+				goto out;
+		}
+	}
+	ERR_clear_error();
+	if (kr->n == before) {
+		snprintf(err, errlen,
+			 "%s: no certificate or public key found (PEM or DER)",
+			 path);
+		goto out;
+	}
+	rc = 0;
+out:
+	BIO_free(bio);
+	fclose(f);
+	return rc;
+}
+
+void ima_keyring_free(struct ima_keyring *kr)
+{
+	size_t i;
+
+	for (i = 0; i < kr->n; i++) {
+		EVP_PKEY_free(kr->keys[i].pkey);
+		X509_free(kr->keys[i].cert);
+		free(kr->keys[i].file);
+	}
+	free(kr->keys);
+	kr->keys = NULL;
+	kr->n = 0;
+}

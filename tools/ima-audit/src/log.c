@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Streaming parser for binary_runtime_measurements. Reads in bounded
+ * chunks, keeps at most one record in memory, bounds-checks every length.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ima_log.h"
+
+#define HDR_LEN		(4 + 20 + 4)	/* pcr, template digest, name len */
+#define DEFAULT_CHUNK	(64u << 10)
+
+static const struct {
+	const char *id;
+	enum ima_field_id field;
+} fields[] = {
+	{ "d", IMA_F_D },
+	{ "n", IMA_F_N },
+	{ "d-ng", IMA_F_D_NG },
+	{ "d-ngv2", IMA_F_D_NGV2 },
+	{ "n-ng", IMA_F_N_NG },
+	{ "sig", IMA_F_SIG },
+	{ "buf", IMA_F_BUF },
+	{ "d-modsig", IMA_F_D_MODSIG },
+	{ "modsig", IMA_F_MODSIG },
+	{ "evmsig", IMA_F_EVMSIG },
+	{ "xattrnames", IMA_F_XATTRNAMES },
+	{ "xattrlengths", IMA_F_XATTRLENGTHS },
+	{ "xattrvalues", IMA_F_XATTRVALUES },
+	{ "iuid", IMA_F_IUID },
+	{ "igid", IMA_F_IGID },
+	{ "imode", IMA_F_IMODE },
+};
+
+/* security/integrity/ima/ima_template.c: builtin_templates[] */
+static const struct {
+	const char *name;
+	const char *fmt;
+} builtins[] = {
+	{ "ima", "d|n" },
+	{ "ima-ng", "d-ng|n-ng" },
+	{ "ima-sig", "d-ng|n-ng|sig" },
+	{ "ima-ngv2", "d-ngv2|n-ng" },
+	{ "ima-sigv2", "d-ngv2|n-ng|sig" },
+	{ "ima-buf", "d-ng|n-ng|buf" },
+	{ "ima-modsig", "d-ng|n-ng|sig|d-modsig|modsig" },
+	{ "evm-sig",
+	  "d-ng|n-ng|evmsig|xattrnames|xattrlengths|xattrvalues|iuid|igid|imode" },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *ima_field_name(enum ima_field_id id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		if (fields[i].field == id)
+			return fields[i].id;
+	return "?";
+}
+
+static bool parse_fmt(const char *fmt, struct ima_template *t)
+{
+	const char *p = fmt;
+
+	t->nfields = 0;
+	t->known = true;
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		size_t i;
+
+		if (!len || t->nfields == IMA_MAX_FIELDS)
+			return false;
+		for (i = 0; i < ARRAY_SIZE(fields); i++)
+			if (strlen(fields[i].id) == len &&
+			    !memcmp(fields[i].id, p, len))
+				break;
+		if (i == ARRAY_SIZE(fields))
+			return false;
+		t->ids[t->nfields++] = fields[i].field;
+		p += len;
+		if (bar && !*++p)
+			return false;
+	}
+	return t->nfields > 0;
+}
+
+bool ima_template_lookup(const char *name, struct ima_template *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
+		if (!strcmp(name, builtins[i].name)) {
+			parse_fmt(builtins[i].fmt, t);
+			t->legacy = (i == 0);
+			return true;
+		}
+	}
+	/* A custom template is logged under its format string. */
+	if (parse_fmt(name, t)) {
+		/* "d|n" outside the "ima" name is not the legacy layout */
+		return true;
+	}
+	memset(t, 0, sizeof(*t));
+	return false;
+}
+
+int ima_record_field(const struct ima_record *rec, enum ima_field_id id)
+{
+	int i;
+
+	for (i = 0; i < rec->nfields; i++)
+		if (rec->fields[i].id == id)
+			return i;
+	return -1;
+}
+
+int ima_split_digest_field(const uint8_t *data, uint32_t len,
+			   const char **algo, size_t *algo_len,
+			   const uint8_t **digest, uint32_t *digest_len)
+{
+	const uint8_t *nul = memchr(data, '\0', len);
+	const uint8_t *p;
+
+	if (!nul || nul == data || nul[-1] != ':')
+		return -1;
+	/* algo is the last ':'-separated word before ":\0" */
+	for (p = nul - 1; p > data && p[-1] != ':'; p--)
+		;
+	if (p == nul - 1)
+		return -1;
+	*algo = (const char *)p;
+	*algo_len = (size_t)(nul - 1 - p);
+	*digest = nul + 1;
+	*digest_len = (uint32_t)(len - (uint32_t)(nul + 1 - data));
+	return 0;
+}
+
+static void reader_init(struct ima_reader *r, const struct ima_reader_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	if (o)
+		r->opts = *o;
+	if (!r->opts.max_size)
+		r->opts.max_size = IMA_DEFAULT_MAX_SIZE;
+	if (!r->opts.max_entry)
+		r->opts.max_entry = IMA_DEFAULT_MAX_ENTRY;
+	if (!r->opts.chunk)
+		r->opts.chunk = DEFAULT_CHUNK;
+	r->order = r->opts.order;
+}
+
+int ima_reader_init_fd(struct ima_reader *r, int fd,
+		       const struct ima_reader_opts *opts)
+{
+	reader_init(r, opts);
+	r->fd = fd;
+	r->cap = 2 * r->opts.chunk;
+	r->buf = malloc(r->cap);
+	return r->buf ? 0 : -1;
+}
+
+int ima_reader_init_mem(struct ima_reader *r, const void *mem, size_t len,
+			const struct ima_reader_opts *opts)
+{
+	reader_init(r, opts);
+	r->mem = mem;
+	r->mem_len = len;
+	r->buf = (uint8_t *)mem;
+	r->cap = len;
+	r->end = len;
+	r->consumed = len;
+	r->eof = true;
+	return 0;
+}
+
+void ima_reader_free(struct ima_reader *r)
+{
+	if (r->fd >= 0 || !r->mem)
+		free(r->buf);
+	r->buf = NULL;
+}
+
+static int fail(struct ima_reader *r, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	r->err_offset = offset;
+	return IMA_READ_MALFORMED;
+}
+
+/*
+ * Make at least n bytes available at buf[start]. Returns 1 if they are,
+ * 0 if the input ended first, IMA_READ_IO / IMA_READ_MALFORMED on error.
+ */
+static int ensure(struct ima_reader *r, size_t n)
+{
+	while (r->end - r->start < n) {
+		ssize_t got;
+		size_t room;
+
+		if (r->eof)
+			return 0;
+		if (r->cap - r->start < n || r->cap - r->end < r->opts.chunk) {
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		if (r->cap < n) {
+			size_t ncap = r->cap * 2 > n ? r->cap * 2 : n;
+			uint8_t *nb = realloc(r->buf, ncap);
+
+			if (!nb) {
+				snprintf(r->err, sizeof(r->err),
+					 "out of memory (%zu bytes)", ncap);
+				return IMA_READ_IO;
+			}
+			r->buf = nb;
+			r->cap = ncap;
+		}
+		room = r->cap - r->end;
+		if (room > r->opts.chunk && n - (r->end - r->start) <=
+		    r->opts.chunk)
+			room = r->opts.chunk;
+		got = read(r->fd, r->buf + r->end, room);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(r->err, sizeof(r->err), "read: %s",
+				 strerror(errno));
+			return IMA_READ_IO;
+		}
+		if (got == 0) {
+			r->eof = true;
+			continue;
+		}
+		r->end += (size_t)got;
+		r->consumed += (uint64_t)got;
+		if (r->consumed > r->opts.max_size)
+			return fail(r, r->opts.max_size,
+				    "log exceeds the maximum size of %llu bytes",
+				    (unsigned long long)r->opts.max_size);
+	}
+	return 1;
+}
+
+static int detect_order(struct ima_reader *r, const uint8_t *p)
+{
+	uint32_t pcr_le = ima_get32(p, IMA_BO_LITTLE);
+	uint32_t len_le = ima_get32(p + 24, IMA_BO_LITTLE);
+	uint32_t pcr_be = ima_get32(p, IMA_BO_BIG);
+	uint32_t len_be = ima_get32(p + 24, IMA_BO_BIG);
+
+	if (pcr_le <= IMA_MAX_PCR && len_le && len_le <= IMA_MAX_NAME_LEN)
+		r->order = IMA_BO_LITTLE;
+	else if (pcr_be <= IMA_MAX_PCR && len_be && len_be <= IMA_MAX_NAME_LEN)
+		r->order = IMA_BO_BIG;
+	else
+		return fail(r, 0,
+			    "cannot detect byte order: first record has pcr %u and template name length %u (little-endian)",
+			    pcr_le, len_le);
+	return 0;
+}
+
+static int parse_fields(struct ima_reader *r, struct ima_record *rec)
+{
+	const uint8_t *p = rec->data, *end = rec->data + rec->data_len;
+	int i;
+
+	if (rec->tmpl.legacy) {
+		rec->nfields = 2;
+		rec->fields[0].id = IMA_F_D;
+		rec->fields[0].data = p;
+		rec->fields[0].len = 20;
+		rec->fields[1].id = IMA_F_N;
+		rec->fields[1].data = p + 24;
+		rec->fields[1].len = rec->data_len - 24;
+		return 0;
+	}
+	for (i = 0; i < rec->tmpl.nfields; i++) {
+		uint64_t off = rec->data_offset + (uint64_t)(p - rec->data);
+		uint32_t len;
+
+		if (end - p < 4)
+			return fail(r, off,
+				    "template data ends before field %d (%s) of %d",
+				    i + 1, ima_field_name(rec->tmpl.ids[i]),
+				    rec->tmpl.nfields);
+		len = ima_get32(p, r->order);
+		p += 4;
+		if (len > (size_t)(end - p))
+			return fail(r, off,
+				    "field %s length %u runs past the template data end (%zu bytes left)",
+				    ima_field_name(rec->tmpl.ids[i]), len,
+				    (size_t)(end - p));
+		rec->fields[i].id = rec->tmpl.ids[i];
+		rec->fields[i].data = p;
+		rec->fields[i].len = len;
+		p += len;
+	}
+	if (p != end)
+		return fail(r, rec->data_offset + (uint64_t)(p - rec->data),
+			    "%zu trailing bytes after the last template field",
+			    (size_t)(end - p));
+	rec->nfields = rec->tmpl.nfields;
+	return 0;
+}
+
+int ima_reader_next(struct ima_reader *r, struct ima_record *rec)
+{
+	uint64_t off = r->buf_pos;
+	const uint8_t *p;
+	uint32_t namelen, dlen;
+	size_t need;
+	int rc;
+
+	rc = ensure(r, 1);
+	if (rc <= 0)
+		return rc;
+	rc = ensure(r, HDR_LEN);
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return fail(r, off,
+			    "truncated record header (%zu of %d bytes)",
+			    r->end - r->start, HDR_LEN);
+	p = r->buf + r->start;
+	if (r->order == IMA_BO_AUTO && detect_order(r, p))
+		return IMA_READ_MALFORMED;
+
+	memset(rec, 0, offsetof(struct ima_record, fields));
+	rec->index = r->index;
+	rec->offset = off;
+	rec->pcr = ima_get32(p, r->order);
+	memcpy(rec->digest, p + 4, 20);
+	namelen = ima_get32(p + 24, r->order);
+	if (rec->pcr > IMA_MAX_PCR)
+		return fail(r, off, "pcr index %u out of range (0..%d)",
+			    rec->pcr, IMA_MAX_PCR);
+	if (!namelen)
+		return fail(r, off + 24, "zero-length template name");
+	if (namelen > IMA_MAX_NAME_LEN)
+		return fail(r, off + 24,
+			    "template name length %u exceeds %d", namelen,
+			    IMA_MAX_NAME_LEN);
+	need = HDR_LEN + namelen + 4;
+	rc = ensure(r, need);
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return fail(r, off + HDR_LEN,
+			    "truncated record: template name or data length missing");
+	p = r->buf + r->start;
+	memcpy(rec->name, p + HDR_LEN, namelen);
+	rec->name[namelen] = '\0';
+	rec->name_len = namelen;
+	if (memchr(rec->name, '\0', namelen))
+		return fail(r, off + HDR_LEN, "NUL byte in template name");
+
+	if (!strcmp(rec->name, "ima")) {
+		/* d: 20 bytes, no length; n: u32 len + name, no NUL */
+		need = HDR_LEN + namelen + 24;
+		rc = ensure(r, need);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			return fail(r, off + HDR_LEN + namelen,
+				    "truncated record: legacy ima template data");
+		p = r->buf + r->start;
+		dlen = ima_get32(p + need - 4, r->order);
+		if (dlen > IMA_LEGACY_NAME_MAX)
+			return fail(r, off + need - 4,
+				    "legacy ima event name length %u exceeds %d",
+				    dlen, IMA_LEGACY_NAME_MAX);
+		rec->data_offset = off + HDR_LEN + namelen;
+		dlen += 24;
+	} else {
+		dlen = ima_get32(p + need - 4, r->order);
+		if (!dlen)
+			return fail(r, off + need - 4,
+				    "zero-length template data");
+		if (dlen > r->opts.max_entry)
+			return fail(r, off + need - 4,
+				    "template data length %u exceeds the limit of %u bytes",
+				    dlen, r->opts.max_entry);
+		rec->data_offset = off + need;
+	}
+	need = (size_t)(rec->data_offset - off) + dlen;
+	rc = ensure(r, need);
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return fail(r, rec->data_offset,
+			    "truncated record: template data needs %u bytes, %zu left",
+			    dlen, r->end - r->start -
+			    (size_t)(rec->data_offset - off));
+	p = r->buf + r->start;
+	rec->data = p + (rec->data_offset - off);
+	rec->data_len = dlen;
+
+	rec->nfields = 0;
+	if (ima_template_lookup(rec->name, &rec->tmpl) && parse_fields(r, rec))
+		return IMA_READ_MALFORMED;
+
+	r->start += need;
+	r->buf_pos += need;
+	r->index++;
+	return IMA_READ_RECORD;
+}

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ima-audit: audit an IMA binary measurement list.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ima_audit.h"
+#include "ima_quote.h"
+
+#define DEFAULT_LOG "/sys/kernel/security/ima/binary_runtime_measurements"
+#define DEFAULT_SYSFS "/sys/class/tpm/tpm0"
+#define MAX_POLICY_FILE (16u << 20)
+
+static const char usage_text[] =
+"Usage: ima-audit [OPTIONS] [LOG]\n"
+"Audit an IMA binary measurement list (default " DEFAULT_LOG ";\n"
+"'-' reads standard input).\n"
+"\n"
+"PCR replay:\n"
+"  --pcr N               replay and report PCR N (repeatable; default 10)\n"
+"  --pcrs FILE           expected PCR values: 'sha256:10 HEX' lines or\n"
+"                        tpm2_pcrread output (repeatable)\n"
+"  --pcr-value ALG:N=HEX expected value of one PCR (repeatable)\n"
+"  --tpm-sysfs[=DIR]     read DIR/pcr-ALG/N (default " DEFAULT_SYSFS ")\n"
+"  --require-coverage    fail if a PCR value covers only part of the log\n"
+"TPM quote (the PCR values then come from the verified quote only):\n"
+"  --quote FILE          TPMS_ATTEST from tpm2_quote -m\n"
+"  --quote-sig FILE      its signature (tpm2_quote -s: TPMT_SIGNATURE or\n"
+"                        plain; RSASSA or ECDSA)\n"
+"  --ak-pub FILE         the attestation key's public key (PEM or DER)\n"
+"  --nonce HEX           the nonce the quote must carry as extraData\n"
+"  --quote-pcrs FILE     the quoted PCR values (tpm2_quote -o FILE -F values);\n"
+"                        default: the --pcrs/--pcr-value/--tpm-sysfs values\n"
+"  --allow-uncovered     entries after the quote are reported, not failures\n"
+"Signatures:\n"
+"  --key FILE            certificate (PEM/DER) or public key (repeatable)\n"
+"  --require-signatures  unsigned file measurements are failures\n"
+"  --jobs N              verification threads (default: online CPUs)\n"
+"Reference data:\n"
+"  --manifest FILE       '<hex|alg:hex> <path>' lines (sha256sum output)\n"
+"  --show-policy         print the policy recorded in the list and exit\n"
+"  --expect-policy FILE  fail unless the recorded policy equals FILE\n"
+"Input and output:\n"
+"  --byte-order auto|little|big   byte order of the list (default auto)\n"
+"  --max-size BYTES      refuse logs larger than this (default 1 GiB)\n"
+"  --max-entry BYTES     refuse template data larger than this (16 MiB)\n"
+"  --json                one JSON object on stdout instead of the summary\n"
+"  -h, --help            this text\n"
+"\n"
+"Failures are printed on stdout, one line each: 'FAIL: entry N @OFFSET:\n"
+"PATH: reason' (inside the JSON object with --json). Diagnostics go to\n"
+"stderr.\n"
+"\n"
+"Exit status: 0 all checks passed, 1 a verification failed, 2 usage\n"
+"error, 3 malformed or unreadable input.\n";
+
+enum {
+	OPT_PCR = 256, OPT_PCRS, OPT_PCR_VALUE, OPT_TPM_SYSFS, OPT_KEY,
+	OPT_REQ_SIGS, OPT_REQ_COVER, OPT_JOBS, OPT_MANIFEST, OPT_SHOW_POLICY,
+	OPT_EXPECT_POLICY, OPT_BYTE_ORDER, OPT_MAX_SIZE, OPT_MAX_ENTRY,
+	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
+	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED,
+};
+
+static const struct option options[] = {
+	{ "pcr", required_argument, NULL, OPT_PCR },
+	{ "pcrs", required_argument, NULL, OPT_PCRS },
+	{ "pcr-value", required_argument, NULL, OPT_PCR_VALUE },
+	{ "tpm-sysfs", optional_argument, NULL, OPT_TPM_SYSFS },
+	{ "key", required_argument, NULL, OPT_KEY },
+	{ "require-signatures", no_argument, NULL, OPT_REQ_SIGS },
+	{ "require-coverage", no_argument, NULL, OPT_REQ_COVER },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "manifest", required_argument, NULL, OPT_MANIFEST },
+	{ "show-policy", no_argument, NULL, OPT_SHOW_POLICY },
+	{ "expect-policy", required_argument, NULL, OPT_EXPECT_POLICY },
+	{ "byte-order", required_argument, NULL, OPT_BYTE_ORDER },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "max-entry", required_argument, NULL, OPT_MAX_ENTRY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quote", required_argument, NULL, OPT_QUOTE },
+	{ "quote-sig", required_argument, NULL, OPT_QUOTE_SIG },
+	{ "ak-pub", required_argument, NULL, OPT_AK_PUB },
+	{ "nonce", required_argument, NULL, OPT_NONCE },
+	{ "quote-pcrs", required_argument, NULL, OPT_QUOTE_PCRS },
+	{ "allow-uncovered", no_argument, NULL, OPT_ALLOW_UNCOVERED },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("ima-audit: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'ima-audit --help'.\n", stderr);
+	return IMA_EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, unsigned long long max,
+		     unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || end == s || *end || *out > max || s[0] == '-' ?
+	       -1 : 0;
+}
+
+static uint8_t *read_small_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+
+	if (!f)
+		return NULL;
+	buf = malloc(MAX_POLICY_FILE + 1);
+	if (buf) {
+		*len = fread(buf, 1, MAX_POLICY_FILE + 1, f);
+		if (ferror(f) || *len > MAX_POLICY_FILE) {
+			free(buf);
+			buf = NULL;
+			errno = EFBIG;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+struct quote_args {
+	const char *msg, *sig, *ak, *pcrs;
+	uint8_t nonce[IMA_QUOTE_MAX_DATA];
+	size_t nonce_len;
+	bool allow_uncovered;
+};
+
+static int parse_nonce(const char *hex, struct quote_args *qa)
+{
+	size_t len = strlen(hex);
+	int n;
+
+	if (!len || len % 2 || len / 2 > sizeof(qa->nonce))
+		return -1;
+	n = ima_hex2bin(hex, len, qa->nonce, sizeof(qa->nonce));
+	if (n < 0 || (size_t)n != len / 2)
+		return -1;
+	qa->nonce_len = (size_t)n;
+	return 0;
+}
+
+/*
+ * Verify the quote. The expected PCR values become the quoted ones when
+ * every check passed, and none otherwise; values given with --pcrs and
+ * friends serve only as the source of the quoted values when --quote-pcrs
+ * is absent. Returns an exit code: OK or FAIL
+ * (c->reasons), USAGE (unreadable file), MALFORMED (c->error).
+ */
+static int verify_quote(const struct quote_args *qa,
+			struct ima_audit_opts *opts, struct ima_quote_check *c)
+{
+	uint8_t *msg = NULL, *sig = NULL, *values = NULL;
+	const char *bad = NULL;
+	char err[512];
+	int rc = IMA_EXIT_USAGE, qrc;
+
+	memset(c, 0, sizeof(*c));
+	c->ak = ima_quote_key_load(qa->ak, err, sizeof(err));
+	if (!c->ak) {
+		usage_error("%s", err);
+		goto out;
+	}
+	msg = read_small_file(qa->msg, &c->msg_len);
+	if (!msg)
+		bad = qa->msg;
+	if (!bad && !(sig = read_small_file(qa->sig, &c->sig_len)))
+		bad = qa->sig;
+	if (!bad && qa->pcrs &&
+	    !(values = read_small_file(qa->pcrs, &c->values_len)))
+		bad = qa->pcrs;
+	if (bad) {
+		snprintf(err, sizeof(err), "%s: %s", bad, strerror(errno));
+		usage_error("%s", err);
+		goto out;
+	}
+	c->msg = msg;
+	c->sig = sig;
+	c->values = values;
+	c->known = values ? NULL : &opts->pcrs;
+	c->nonce = qa->nonce;
+	c->nonce_len = qa->nonce_len;
+	qrc = ima_quote_verify(c);
+	if (qrc == IMA_QUOTE_MISSING) {
+		usage_error("%s: give them with --quote-pcrs or --pcrs",
+			    c->error);
+		goto out;
+	}
+	if (qrc == IMA_QUOTE_MALFORMED) {
+		fprintf(stderr, "ima-audit: %s: %s\n",
+			c->error_input == IMA_QUOTE_IN_SIG ? qa->sig :
+			c->error_input == IMA_QUOTE_IN_VALUES ? qa->pcrs :
+			qa->msg, c->error);
+		rc = IMA_EXIT_MALFORMED;
+		goto out;
+	}
+	/* values from a quote that failed a check are not trusted */
+	if (qrc != IMA_QUOTE_OK)
+		memset(&c->pcrs, 0, sizeof(c->pcrs));
+	opts->pcrs = c->pcrs;
+	rc = qrc == IMA_QUOTE_OK ? IMA_EXIT_OK : IMA_EXIT_FAIL;
+out:
+	c->msg = c->sig = c->values = NULL;
+	free(msg);
+	free(sig);
+	free(values);
+	ima_quote_key_free(c->ak);
+	c->ak = NULL;
+	return rc;
+}
+
+/* "sha1:0-10 sha256:0-10" */
+static void print_selection(const struct ima_quote *q, FILE *out)
+{
+	uint32_t i;
+	int p, start;
+
+	for (i = 0; i < q->nsel; i++) {
+		int b = ima_quote_bank(q->sel[i].hash);
+		bool first = true;
+
+		fprintf(out, "%s%s:", i ? " " : "",
+			b < 0 ? "?" : ima_bank_name(b));
+		for (p = 0; p < 8 * q->sel[i].size; p++) {
+			if (!(q->sel[i].select[p / 8] >> (p % 8) & 1))
+				continue;
+			start = p;
+			while (p + 1 < 8 * q->sel[i].size &&
+			       (q->sel[i].select[(p + 1) / 8] >>
+				((p + 1) % 8) & 1))
+				p++;
+			fprintf(out, first ? "%d" : ",%d", start);
+			if (p > start)
+				fprintf(out, "-%d", p);
+			first = false;
+		}
+	}
+}
+
+static void print_quote(const struct ima_quote_check *c, FILE *out)
+{
+	const struct ima_quote *q = &c->quote;
+
+	fprintf(out, "quote:          %s; nonce %s; signature %s; PCRs ",
+		q->magic == TPM_GENERATED_VALUE &&
+		q->type == TPM_ST_ATTEST_QUOTE ? "TPM-generated quote" :
+		"NOT a TPM-generated quote",
+		c->nonce_ok ? "matches" : "MISMATCH",
+		c->sig_ok ? "verified with the AK" : "BAD");
+	print_selection(q, out);
+	fprintf(out, " %s (reset %u, restart %u, clock %llu ms)\n",
+		c->pcrs_ok ? "match pcrDigest" : "DO NOT match pcrDigest",
+		q->reset_count, q->restart_count,
+		(unsigned long long)q->clock);
+}
+
+/*
+ * Quote failures join the audit's; entries the quoted PCR values do not
+ * cover (extended after the quote) are failures unless allowed.
+ */
+static void quote_failures(struct ima_audit *a,
+			   const struct ima_quote_check *c, bool allow)
+{
+	const struct ima_replay *rp = &a->replay;
+	int i, b, p;
+
+	for (i = 0; i < c->nreasons; i++)
+		ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL, NULL, 0,
+			       "%s", c->reasons[i]);
+	if (!c->pcrs_ok || allow)
+		return;
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		for (b = 0; b < IMA_NR_BANKS; b++) {
+			const struct ima_replay_pcr *r = &rp->pcr[b][p];
+
+			if (!(c->pcrs.have[b] & (1u << p)) ||
+			    !(rp->banks & (1u << b)) || !r->matched ||
+			    r->match_count >= rp->count[p])
+				continue;
+			ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL,
+				       NULL, 0,
+				       "PCR %d %s: entries %lld..%lld not covered by the quote (it covers %llu of %llu measurements)",
+				       p, ima_bank_name(b),
+				       (long long)r->match_index + 1,
+				       (long long)rp->last_index[p],
+				       (unsigned long long)r->match_count,
+				       (unsigned long long)rp->count[p]);
+			break;	/* one line per PCR */
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct ima_audit_opts opts;
+	static struct ima_quote_check qc;
+	struct quote_args qa = { 0 };
+	bool quote = false, nonce_given = false;
+	struct ima_audit audit;
+	struct ima_reader reader;
+	const char *log = DEFAULT_LOG, *sysfs = NULL;
+	bool json = false, show_policy = false, pcr_given = false;
+	uint8_t *policy = NULL;
+	unsigned long long n;
+	char err[512];
+	int c, fd = -1, rc = IMA_EXIT_USAGE, b;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	opts.pcr_mask = 1u << 10;
+	opts.jobs = cpus > 1 ? (int)cpus : 0;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_PCR:
+			if (parse_u64(optarg, IMA_NR_PCRS - 1, &n)) {
+				rc = usage_error("bad PCR index '%s'", optarg);
+				goto out;
+			}
+			if (!pcr_given)
+				opts.pcr_mask = 0;
+			pcr_given = true;
+			opts.pcr_mask |= 1u << n;
+			break;
+		case OPT_PCRS:
+			if (ima_pcr_load_file(&opts.pcrs, optarg, err,
+					      sizeof(err))) {
+				rc = usage_error("%s", err);
+				goto out;
+			}
+			break;
+		case OPT_PCR_VALUE:
+			if (ima_pcr_parse_text(&opts.pcrs, optarg,
+					       strlen(optarg), "--pcr-value",
+					       err, sizeof(err))) {
+				rc = usage_error("%s", err);
+				goto out;
+			}
+			break;
+		case OPT_TPM_SYSFS:
+			sysfs = optarg ? optarg : DEFAULT_SYSFS;
+			if (ima_pcr_load_sysfs(&opts.pcrs, sysfs, err,
+					       sizeof(err)) <= 0) {
+				rc = usage_error("%s: no PCR values readable",
+						 sysfs);
+				goto out;
+			}
+			break;
+		case OPT_KEY:
+			if (ima_keyring_load(&opts.keys, optarg, err,
+					     sizeof(err))) {
+				rc = usage_error("%s", err);
+				goto out;
+			}
+			break;
+		case OPT_REQ_SIGS:
+			opts.require_signatures = true;
+			break;
+		case OPT_REQ_COVER:
+			opts.require_coverage = true;
+			break;
+		case OPT_JOBS:
+			if (parse_u64(optarg, 256, &n)) {
+				rc = usage_error("bad --jobs '%s'", optarg);
+				goto out;
+			}
+			opts.jobs = n > 1 ? (int)n : 0;
+			break;
+		case OPT_MANIFEST:
+			if (!opts.manifest)
+				opts.manifest = ima_manifest_new();
+			if (!opts.manifest ||
+			    ima_manifest_load(opts.manifest, optarg, err,
+					      sizeof(err))) {
+				rc = usage_error("%s", opts.manifest ? err :
+						 "out of memory");
+				goto out;
+			}
+			break;
+		case OPT_SHOW_POLICY:
+			show_policy = true;
+			break;
+		case OPT_EXPECT_POLICY:
+			free(policy);
+			policy = read_small_file(optarg,
+						 &opts.expect_policy_len);
+			if (!policy) {
+				snprintf(err, sizeof(err), "%s: %s", optarg,
+					 strerror(errno));
+				rc = usage_error("%s", err);
+				goto out;
+			}
+			opts.expect_policy = policy;
+			opts.expect_policy_name = optarg;
+			break;
+		case OPT_BYTE_ORDER:
+			if (!strcmp(optarg, "auto")) {
+				opts.reader.order = IMA_BO_AUTO;
+			} else if (!strcmp(optarg, "little")) {
+				opts.reader.order = IMA_BO_LITTLE;
+			} else if (!strcmp(optarg, "big")) {
+				opts.reader.order = IMA_BO_BIG;
+			} else {
+				rc = usage_error("bad --byte-order '%s'",
+						 optarg);
+				goto out;
+			}
+			break;
+		case OPT_MAX_SIZE:
+			if (parse_u64(optarg, UINT64_MAX, &n) || !n) {
+				rc = usage_error("bad --max-size '%s'", optarg);
+				goto out;
+			}
+			opts.reader.max_size = n;
+			break;
+		case OPT_MAX_ENTRY:
+			if (parse_u64(optarg, UINT32_MAX, &n) || !n) {
+				rc = usage_error("bad --max-entry '%s'",
+						 optarg);
+				goto out;
+			}
+			opts.reader.max_entry = (uint32_t)n;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_QUOTE:
+			qa.msg = optarg;
+			break;
+		case OPT_QUOTE_SIG:
+			qa.sig = optarg;
+			break;
+		case OPT_AK_PUB:
+			qa.ak = optarg;
+			break;
+		case OPT_QUOTE_PCRS:
+			qa.pcrs = optarg;
+			break;
+		case OPT_NONCE:
+			if (parse_nonce(optarg, &qa)) {
+				rc = usage_error("bad --nonce '%s': 1-66 bytes in hex",
+						 optarg);
+				goto out;
+			}
+			nonce_given = true;
+			break;
+		case OPT_ALLOW_UNCOVERED:
+			qa.allow_uncovered = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			rc = IMA_EXIT_OK;
+			goto out;
+		default:
+			rc = usage_error("%s", "unknown option");
+			goto out;
+		}
+	}
+	if (optind < argc)
+		log = argv[optind++];
+	if (optind < argc) {
+		rc = usage_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+
+	quote = qa.msg || qa.sig || qa.ak || qa.pcrs || nonce_given ||
+		qa.allow_uncovered;
+	if (quote && (!qa.msg || !qa.sig || !qa.ak || !nonce_given)) {
+		rc = usage_error("%s", "a quote needs --quote, --quote-sig, --ak-pub and --nonce");
+		goto out;
+	}
+	if (quote) {
+		rc = verify_quote(&qa, &opts, &qc);
+		if (rc != IMA_EXIT_OK && rc != IMA_EXIT_FAIL)
+			goto out;
+	}
+
+	opts.banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
+	for (b = 0; b < IMA_NR_BANKS; b++)
+		if (opts.pcrs.have[b])
+			opts.banks |= 1u << b;
+	opts.input_name = log;
+
+	if (!strcmp(log, "-")) {
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(log, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "ima-audit: %s: %s\n", log,
+				strerror(errno));
+			rc = IMA_EXIT_MALFORMED;
+			goto out;
+		}
+	}
+	if (ima_reader_init_fd(&reader, fd, &opts.reader) ||
+	    ima_audit_init(&audit, &opts)) {
+		fprintf(stderr, "ima-audit: out of memory\n");
+		rc = IMA_EXIT_MALFORMED;
+		goto out;
+	}
+	ima_audit_run(&audit, &reader);
+	ima_reader_free(&reader);
+	if (quote)
+		quote_failures(&audit, &qc, qa.allow_uncovered);
+	rc = ima_audit_exit_code(&audit);
+
+	if (audit.malformed || audit.io_error)
+		fprintf(stderr, "ima-audit: %s: %s at byte offset %llu\n",
+			log, audit.malformed ? "malformed log" : "read error",
+			(unsigned long long)audit.error_offset);
+	if (show_policy) {
+		if (audit.policy_found)
+			fwrite(audit.policy, 1, audit.policy_len, stdout);
+		else
+			fprintf(stderr, "ima-audit: no ima_policy entry in %s\n",
+				log);
+		ima_report_failures(&audit, stderr);
+		if (rc == IMA_EXIT_OK && !audit.policy_found)
+			rc = IMA_EXIT_FAIL;
+	} else if (json) {
+		ima_report_json(&audit, stdout);
+	} else {
+		if (quote)
+			print_quote(&qc, stdout);
+		ima_report_text(&audit, stdout);
+	}
+	ima_audit_free(&audit);
+	if (fflush(stdout)) {
+		fprintf(stderr, "ima-audit: write error: %s\n",
+			strerror(errno));
+		if (rc == IMA_EXIT_OK)
+			rc = IMA_EXIT_FAIL;
+	}
+out:
+	if (fd > STDIN_FILENO)
+		close(fd);
+	free(policy);
+	ima_keyring_free(&opts.keys);
+	ima_manifest_free(opts.manifest);
+	return rc;
+}

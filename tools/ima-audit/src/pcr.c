@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PCR value input (text formats, sysfs), boot_aggregate and PCR replay.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ima_pcr.h"
+
+static const char *const bank_names[IMA_NR_BANKS] = {
+	"sha1", "sha256", "sha384", "sha512",
+};
+
+int ima_bank_by_name(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < IMA_NR_BANKS; i++)
+		if (strlen(bank_names[i]) == len &&
+		    !strncasecmp(bank_names[i], name, len))
+			return i;
+	return -1;
+}
+
+const char *ima_bank_name(int bank)
+{
+	return bank_names[bank];
+}
+
+const struct ima_hash_algo *ima_bank_algo(int bank)
+{
+	return ima_hash_by_name(bank_names[bank], (size_t)-1);
+}
+
+static int set_value(struct ima_pcr_values *v, int bank, unsigned long pcr,
+		     const char *hex, size_t hexlen, char *err, size_t errlen,
+		     const char *what, unsigned int line)
+{
+	unsigned int size = ima_bank_algo(bank)->size;
+
+	if (pcr >= IMA_NR_PCRS) {
+		snprintf(err, errlen, "%s:%u: PCR index %lu out of range",
+			 what, line, pcr);
+		return -1;
+	}
+	if (hexlen > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) {
+		hex += 2;
+		hexlen -= 2;
+	}
+	if (hexlen != 2 * size ||
+	    ima_hex2bin(hex, hexlen, v->val[bank][pcr], size) != (int)size) {
+		snprintf(err, errlen,
+			 "%s:%u: %s PCR %lu: expected %u hex digits",
+			 what, line, bank_names[bank], pcr, 2 * size);
+		return -1;
+	}
+	v->have[bank] |= 1u << pcr;
+	return 0;
+}
+
+static size_t span(const char *p, const char *end, int (*cls)(int))
+{
+	const char *s = p;
+
+	while (p < end && cls((unsigned char)*p))
+		p++;
+	return (size_t)(p - s);
+}
+
+static int is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int is_word(int c)
+{
+	return isalnum(c) || c == '_' || c == '-';
+}
+
+static int is_sep(int c)
+{
+	return is_blank(c) || c == '=' || c == ':';
+}
+
+static int parse_line(struct ima_pcr_values *v, const char *p,
+		      const char *end, int *bank, const char *what,
+		      unsigned int line, char *err, size_t errlen)
+{
+	const char *word, *hex;
+	size_t wlen, n;
+	unsigned long pcr;
+	char num[8];
+	int b = *bank;
+
+	p += span(p, end, is_blank);
+	if (p == end || *p == '#')
+		return 0;
+	word = p;
+	wlen = span(p, end, is_word);
+	p += wlen;
+	p += span(p, end, is_blank);
+	if (!wlen || p == end || *p != ':')
+		goto bad;
+	p++;
+	n = span(word, word + wlen, isdigit);
+	if (n == wlen) {
+		/* tpm2_pcrread: "  10: 0x..." under a bank header */
+		if (*bank == -2)
+			goto bad;
+		if (*bank == -1 || wlen > 2)
+			return 0;	/* unsupported bank: skip */
+		memcpy(num, word, wlen);
+		num[wlen] = '\0';
+		pcr = strtoul(num, NULL, 10);
+	} else {
+		b = ima_bank_by_name(word, wlen);
+		p += span(p, end, is_blank);
+		if (p == end) {
+			/* bank header, e.g. "  sha256:" */
+			*bank = b;
+			return 0;
+		}
+		n = span(p, end, isdigit);
+		if (!n || n > 2)
+			goto bad;
+		if (b < 0) {
+			snprintf(err, errlen, "%s:%u: unknown PCR bank '%.*s'",
+				 what, line, (int)wlen, word);
+			return -1;
+		}
+		memcpy(num, p, n);
+		num[n] = '\0';
+		pcr = strtoul(num, NULL, 10);
+		p += n;
+		if (p == end || !is_sep((unsigned char)*p))
+			goto bad;
+	}
+	p += span(p, end, is_sep);
+	hex = p;
+	p += span(p, end, isalnum);
+	if (span(p, end, is_blank) != (size_t)(end - p))
+		goto bad;
+	return set_value(v, b, pcr, hex, (size_t)(p - hex), err, errlen,
+			 what, line);
+bad:
+	snprintf(err, errlen,
+		 "%s:%u: not a PCR value line (expected 'sha256:10 HEX' or tpm2_pcrread output)",
+		 what, line);
+	return -1;
+}
+
+int ima_pcr_parse_text(struct ima_pcr_values *v, const char *text,
+		       size_t len, const char *what, char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len;
+	unsigned int line = 0;
+	int bank = -2;		/* -2: no header seen, -1: unknown bank */
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		line++;
+		if (parse_line(v, p, eol, &bank, what, line, err, errlen))
+			return -1;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static char *slurp(const char *path, size_t max, size_t *len, char *err,
+		   size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(max + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f) || n > max) {
+		snprintf(err, errlen, "%s: %s", path,
+			 ferror(f) ? "read error" : "file too large");
+		free(buf);
+		buf = NULL;
+		goto out;
+	}
+	buf[n] = '\0';
+	*len = n;
+out:
+	fclose(f);
+	return buf;
+}
+
+int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
+		      size_t errlen)
+{
+	size_t len;
+	char *text = slurp(path, 1 << 20, &len, err, errlen);
+	int rc;
+
+	if (!text)
+		return -1;
+	rc = ima_pcr_parse_text(v, text, len, path, err, errlen);
+	free(text);
+	return rc;
+}
+
+int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,
+		       size_t errlen)
+{
+	int bank, pcr, count = 0;
+
+	for (bank = 0; bank < IMA_NR_BANKS; bank++) {
+		for (pcr = 0; pcr < IMA_NR_PCRS; pcr++) {
+			char path[4096], buf[256];
+			size_t n;
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/pcr-%s/%d", dir,
+				 bank_names[bank], pcr);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			n = fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+			while (n && isspace((unsigned char)buf[n - 1]))
+				n--;
+			if (set_value(v, bank, (unsigned long)pcr, buf, n, err,
+				      errlen, path, 1))
+				return -1;
+			count++;
+		}
+	}
+	return count;
+}
+
+int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
+		       uint8_t *out)
+{
+	const struct ima_hash_algo *alg = ima_bank_algo(bank);
+	uint8_t buf[10 * IMA_MAX_DIGEST];
+	int n = bank == IMA_BANK_SHA1 ? 8 : 10, i;
+
+	for (i = 0; i < n; i++) {
+		if (!(v->have[bank] & (1u << i)))
+			return -1;
+		memcpy(buf + i * alg->size, v->val[bank][i], alg->size);
+	}
+	return ima_digest(alg, buf, (size_t)n * alg->size, out);
+}
+
+void ima_replay_init(struct ima_replay *rp, uint32_t banks,
+		     const struct ima_pcr_values *expect)
+{
+	int b, p;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->banks = banks;
+	rp->expect = expect;
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		rp->last_index[p] = -1;
+	for (b = 0; b < IMA_NR_BANKS; b++) {
+		for (p = 0; p < IMA_NR_PCRS; p++) {
+			struct ima_replay_pcr *r = &rp->pcr[b][p];
+			unsigned int size = ima_bank_algo(b)->size;
+
+			r->match_index = -1;
+			if (expect && (expect->have[b] & (1u << p)) &&
+			    !memcmp(r->val, expect->val[b][p], size))
+				r->matched = true;
+		}
+	}
+}
+
+void ima_replay_extend(struct ima_replay *rp, uint32_t pcr,
+		       uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
+		       uint64_t index)
+{
+	int b;
+
+	rp->count[pcr]++;
+	rp->last_index[pcr] = (int64_t)index;
+	for (b = 0; b < IMA_NR_BANKS; b++) {
+		const struct ima_hash_algo *alg = ima_bank_algo(b);
+		struct ima_replay_pcr *r = &rp->pcr[b][pcr];
+		uint8_t buf[2 * IMA_MAX_DIGEST];
+
+		if (!(rp->banks & (1u << b)))
+			continue;
+		memcpy(buf, r->val, alg->size);
+		memcpy(buf + alg->size, digests[b], alg->size);
+		ima_digest(alg, buf, 2 * alg->size, r->val);
+		if (rp->expect && (rp->expect->have[b] & (1u << pcr)) &&
+		    !memcmp(r->val, rp->expect->val[b][pcr], alg->size)) {
+			r->matched = true;
+			r->match_count = rp->count[pcr];
+			r->match_index = (int64_t)index;
+		}
+	}
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Report output: a readable summary, failure lines, or one JSON object.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "ima_audit.h"
+
+static const char *const boot_status[] = {
+	[IMA_BOOT_ABSENT] = "absent",
+	[IMA_BOOT_NOT_CHECKED] = "not-checked",
+	[IMA_BOOT_MATCH] = "match",
+	[IMA_BOOT_MISMATCH] = "mismatch",
+	[IMA_BOOT_ZERO] = "zero",
+	[IMA_BOOT_BAD_FIELD] = "bad-field",
+};
+
+static const char *order_name(enum ima_byte_order o)
+{
+	return o == IMA_BO_BIG ? "big-endian" :
+	       o == IMA_BO_LITTLE ? "little-endian" : "unknown";
+}
+
+static const char *result_name(const struct ima_audit *a)
+{
+	switch (ima_audit_exit_code(a)) {
+	case IMA_EXIT_OK:
+		return "pass";
+	case IMA_EXIT_FAIL:
+		return "fail";
+	}
+	return "malformed";
+}
+
+void ima_text_escape(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n > left)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void ima_json_escape(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t n = c >= 0x80 ? utf8_len(p + i, len - i) : 0;
+
+		if (c == '"' || c == '\\') {
+			fprintf(out, "\\%c", c);
+		} else if (c == '\n') {
+			fputs("\\n", out);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+		} else if (c < 0x80) {
+			fputc(c, out);
+		} else if (n) {
+			fwrite(p + i, 1, n, out);
+			i += n;
+			continue;
+		} else {
+			/* not UTF-8: the byte as a Latin-1 code point */
+			fprintf(out, "\\u%04x", c);
+		}
+		i++;
+	}
+}
+
+static void json_str(FILE *out, const char *s, size_t len)
+{
+	fputc('"', out);
+	ima_json_escape(out, s, len);
+	fputc('"', out);
+}
+
+static void hex(FILE *out, const uint8_t *p, size_t len)
+{
+	while (len--)
+		fprintf(out, "%02x", *p++);
+}
+
+void ima_report_failures(const struct ima_audit *a, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < a->nfailures; i++) {
+		const struct ima_failure *f = &a->failures[i];
+
+		if (f->index == IMA_NO_INDEX)
+			fputs("FAIL: ", out);
+		else
+			fprintf(out, "FAIL: entry %" PRIu64 " @%" PRIu64 ": ",
+				f->index, f->offset);
+		if (f->path) {
+			ima_text_escape(out, f->path, strlen(f->path));
+			fputs(": ", out);
+		}
+		fprintf(out, "%s\n", f->reason);
+	}
+	if (a->failure_count > a->nfailures)
+		fprintf(out, "FAIL: ... %" PRIu64 " more failures not listed\n",
+			a->failure_count - a->nfailures);
+}
+
+static void text_pcrs(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_replay *rp = &a->replay;
+	int b, p;
+
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!(a->opts->pcr_mask & (1u << p)))
+			continue;
+		for (b = 0; b < IMA_NR_BANKS; b++) {
+			const struct ima_replay_pcr *r = &rp->pcr[b][p];
+			bool have = a->opts->pcrs.have[b] & (1u << p);
+
+			if (!(rp->banks & (1u << b)))
+				continue;
+			fprintf(out, "PCR %-2d %-7s %" PRIu64 " measurements, ",
+				p, ima_bank_name(b), rp->count[p]);
+			if (!have) {
+				fputs("no expected value; computed ", out);
+				hex(out, r->val, ima_bank_algo(b)->size);
+				fputc('\n', out);
+			} else if (!r->matched) {
+				fputs("MISMATCH: no prefix of the log matches\n",
+				      out);
+			} else if (r->match_count == rp->count[p]) {
+				fputs("match (all covered)\n", out);
+			} else if (!r->match_count) {
+				fprintf(out,
+					"match before any entry; entries up to %" PRId64 " not covered\n",
+					rp->last_index[p]);
+			} else {
+				fprintf(out,
+					"match through entry %" PRId64 " (%" PRIu64 " of %" PRIu64 "); entries %" PRId64 "..%" PRId64 " not covered\n",
+					r->match_index, r->match_count,
+					rp->count[p], r->match_index + 1,
+					rp->last_index[p]);
+			}
+		}
+	}
+}
+
+void ima_report_text(const struct ima_audit *a, FILE *out)
+{
+	int i;
+
+	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s\n",
+		a->opts->input_name ? a->opts->input_name : "-", a->bytes,
+		order_name(a->order));
+	fprintf(out, "entries:        %" PRIu64, a->entries);
+	for (i = 0; i < a->ntemplates; i++)
+		fprintf(out, "%s%s %" PRIu64, i ? ", " : " (",
+			a->templates[i].name, a->templates[i].count);
+	if (a->other_templates)
+		fprintf(out, ", other %" PRIu64, a->other_templates);
+	fputs(a->ntemplates ? ")\n" : "\n", out);
+	fprintf(out, "violations:     %" PRIu64 "\n", a->violations);
+	fprintf(out, "template hash:  %" PRIu64 " checked, %" PRIu64 " failed\n",
+		a->tmpl_checked, a->tmpl_failed);
+	fprintf(out, "boot_aggregate: %s", boot_status[a->boot]);
+	if (a->boot != IMA_BOOT_ABSENT && a->boot_len)
+		fprintf(out, " (%s)", a->boot_algo);
+	fputc('\n', out);
+	text_pcrs(a, out);
+	if (a->opts->keys.n)
+		fprintf(out,
+			"signatures:     %" PRIu64 " verified, %" PRIu64 " failed (%" PRIu64 " unknown key), %" PRIu64 " unsigned\n",
+			a->sig.verified, a->sig.failed, a->sig.unknown_key,
+			a->sig.unsigned_);
+	else
+		fprintf(out,
+			"signatures:     not checked (no --key); %" PRIu64 " signed, %" PRIu64 " unsigned\n",
+			a->sig.not_checked + a->sig.failed, a->sig.unsigned_);
+	if (a->opts->manifest)
+		fprintf(out,
+			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
+			ima_manifest_paths(a->opts->manifest), a->mf_match,
+			a->mf_unknown, a->mf_wrong, a->mf_no_algo);
+	if (a->policy_found)
+		fprintf(out, "policy:         entry %" PRIu64 ", %zu bytes%s%s\n",
+			a->policy_index, a->policy_len,
+			a->policy_match == 1 ? ", matches expected" :
+			a->policy_match == 0 ? ", DIFFERS: " : "",
+			a->policy_match == 0 ? a->policy_diff : "");
+	else
+		fprintf(out, "policy:         none recorded\n");
+	if (a->malformed || a->io_error)
+		fprintf(out, "error:          offset %" PRIu64 ": %s\n",
+			a->error_offset, a->error);
+	ima_report_failures(a, out);
+	fprintf(out, "result:         %s (%" PRIu64 " failures)\n",
+		a->malformed || a->io_error ? "MALFORMED" :
+		a->failure_count ? "FAIL" : "PASS", a->failure_count);
+}
+
+static void json_pcrs(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_replay *rp = &a->replay;
+	bool first = true;
+	int b, p;
+
+	fputs("\"pcrs\":[", out);
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!(a->opts->pcr_mask & (1u << p)))
+			continue;
+		for (b = 0; b < IMA_NR_BANKS; b++) {
+			const struct ima_replay_pcr *r = &rp->pcr[b][p];
+			unsigned int size = ima_bank_algo(b)->size;
+			bool have = a->opts->pcrs.have[b] & (1u << p);
+
+			if (!(rp->banks & (1u << b)))
+				continue;
+			fprintf(out,
+				"%s{\"pcr\":%d,\"bank\":\"%s\",\"measurements\":%" PRIu64 ",\"computed\":\"",
+				first ? "" : ",", p, ima_bank_name(b),
+				rp->count[p]);
+			first = false;
+			hex(out, r->val, size);
+			fputs("\",\"expected\":", out);
+			if (have) {
+				fputc('"', out);
+				hex(out, a->opts->pcrs.val[b][p], size);
+				fputc('"', out);
+			} else {
+				fputs("null", out);
+			}
+			fprintf(out, ",\"status\":\"%s\"",
+				!have ? "not-checked" :
+				r->matched ? "match" : "mismatch");
+			if (have && r->matched) {
+				fprintf(out, ",\"covered\":%" PRIu64,
+					r->match_count);
+				fprintf(out, ",\"last_covered_entry\":");
+				if (r->match_count)
+					fprintf(out, "%" PRId64,
+						r->match_index);
+				else
+					fputs("null", out);
+				fprintf(out, ",\"uncovered\":%" PRIu64,
+					rp->count[p] - r->match_count);
+			}
+			fputc('}', out);
+		}
+	}
+	fputs("],", out);
+}
+
+void ima_report_json(const struct ima_audit *a, FILE *out)
+{
+	size_t i;
+	int t;
+
+	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\"},",
+		a->bytes, order_name(a->order));
+	fprintf(out, "\"entries\":%" PRIu64 ",\"templates\":{", a->entries);
+	for (t = 0; t < a->ntemplates; t++) {
+		fputs(t ? "," : "", out);
+		json_str(out, a->templates[t].name,
+			 strlen(a->templates[t].name));
+		fprintf(out, ":%" PRIu64, a->templates[t].count);
+	}
+	if (a->other_templates)
+		fprintf(out, "%s\"(other)\":%" PRIu64, t ? "," : "",
+			a->other_templates);
+	fprintf(out, "},\"unknown_templates\":%" PRIu64, a->unknown_templates);
+	fprintf(out, ",\"violations\":%" PRIu64, a->violations);
+	fprintf(out,
+		",\"template_hash\":{\"checked\":%" PRIu64 ",\"failed\":%" PRIu64 "},",
+		a->tmpl_checked, a->tmpl_failed);
+	fprintf(out, "\"boot_aggregate\":{\"status\":\"%s\"",
+		boot_status[a->boot]);
+	if (a->boot != IMA_BOOT_ABSENT && a->boot_len) {
+		fprintf(out, ",\"algorithm\":\"%s\",\"digest\":\"",
+			a->boot_algo);
+		hex(out, a->boot_digest, a->boot_len);
+		fputc('"', out);
+	}
+	fputs("},", out);
+	json_pcrs(a, out);
+	fprintf(out,
+		"\"signatures\":{\"checked\":%s,\"verified\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"unknown_key\":%" PRIu64 ",\"unsigned\":%" PRIu64 ",\"not_checked\":%" PRIu64 ",\"modsig_verified\":%" PRIu64 ",\"modsig_failed\":%" PRIu64 "},",
+		a->opts->keys.n ? "true" : "false", a->sig.verified,
+		a->sig.failed, a->sig.unknown_key, a->sig.unsigned_,
+		a->sig.not_checked, a->sig.modsig_verified,
+		a->sig.modsig_failed);
+	if (a->opts->manifest)
+		fprintf(out,
+			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",
+			ima_manifest_paths(a->opts->manifest), a->mf_checked,
+			a->mf_match, a->mf_unknown, a->mf_wrong,
+			a->mf_no_algo);
+	else
+		fputs("\"manifest\":null,", out);
+	fprintf(out,
+		"\"buffers\":{\"checked\":%" PRIu64 ",\"failed\":%" PRIu64 "},",
+		a->buf_checked, a->buf_failed);
+	fputs("\"policy\":", out);
+	if (a->policy_found) {
+		fprintf(out, "{\"entry\":%" PRIu64 ",\"bytes\":%zu,\"expected\":%s",
+			a->policy_index, a->policy_len,
+			a->policy_match < 0 ? "null" :
+			a->policy_match ? "\"match\"" : "\"differs\"");
+		if (a->policy_match == 0) {
+			fputs(",\"difference\":", out);
+			json_str(out, a->policy_diff, strlen(a->policy_diff));
+		}
+		fputs("},", out);
+	} else {
+		fputs("null,", out);
+	}
+	fputs("\"failures\":[", out);
+	for (i = 0; i < a->nfailures; i++) {
+		const struct ima_failure *f = &a->failures[i];
+
+		fputs(i ? ",{" : "{", out);
+		if (f->index == IMA_NO_INDEX)
+			fputs("\"entry\":null,\"offset\":null", out);
+		else
+			fprintf(out, "\"entry\":%" PRIu64 ",\"offset\":%" PRIu64,
+				f->index, f->offset);
+		fputs(",\"path\":", out);
+		if (f->path)
+			json_str(out, f->path, strlen(f->path));
+		else
+			fputs("null", out);
+		fputs(",\"reason\":", out);
+		json_str(out, f->reason, strlen(f->reason));
+		fputc('}', out);
+	}
+	fprintf(out, "],\"failure_count\":%" PRIu64 ",\"error\":",
+		a->failure_count);
+	if (a->malformed || a->io_error) {
+		fprintf(out, "{\"offset\":%" PRIu64 ",\"message\":",
+			a->error_offset);
+		json_str(out, a->error, strlen(a->error));
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	fprintf(out, ",\"result\":\"%s\",\"exit_code\":%d}\n",
+		result_name(a), ima_audit_exit_code(a));
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run every check and print TAP: cmocka unit tests (renumbered), golden
+# tests (tests/golden/NAME.args -> NAME.json + NAME.exit) and a short
+# libFuzzer pass. Ends with "N passed, M failed"; exits 1 on any failure.
+#
+#   run-check.sh BUILD_DIR            run everything
+#   run-check.sh --regen BUILD_DIR    rewrite tests/golden/*.json and *.exit
+set -u
+
+regen=0
+if [ "${1:-}" = "--regen" ]; then
+	regen=1
+	shift
+fi
+B=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+golden=$here/tests/golden
+n=0
+pass=0
+fail=0
+log=$B/check.log
+: >"$log"
+
+ok() {
+	n=$((n + 1))
+	pass=$((pass + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	fail=$((fail + 1))
+	echo "not ok $n - $1"
+	[ -n "${2:-}" ] && echo "# $2"
+}
+
+# Golden tests: run from tests/golden so that arguments stay relative.
+run_golden() {
+	bin=$1
+	for args in "$golden"/*.args; do
+		[ -e "$args" ] || continue
+		name=$(basename "$args" .args)
+		out=$B/golden-$name.out
+		(cd "$golden" && eval "set -- $(cat "$args")" &&
+			"$bin" --json --jobs 2 "$@" >"$out" 2>"$out.err")
+		rc=$?
+		if [ $regen = 1 ]; then
+			cp "$out" "$golden/$name.json"
+			echo $rc >"$golden/$name.exit"
+			echo "regenerated $name (exit $rc)"
+			continue
+		fi
+		want=$(cat "$golden/$name.exit" 2>/dev/null)
+		if [ "$rc" != "$want" ]; then
+			not_ok "golden $name" "exit $rc, expected $want: $(head -c 300 "$out.err")"
+		elif ! cmp -s "$out" "$golden/$name.json"; then
+			not_ok "golden $name" "output differs: diff $out $golden/$name.json"
+			diff "$golden/$name.json" "$out" >>"$log" 2>&1
+		else
+			ok "golden $name"
+		fi
+	done
+}
+
+if [ $regen = 1 ]; then
+	run_golden "$B/ima-audit"
+	exit 0
+fi
+
+echo "TAP version 13"
+
+# Unit tests: cmocka prints TAP with its own numbering; renumber.
+for t in "$B"/asan/test_*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	out=$B/$name.tap
+	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>"$out.err"
+	rc=$?
+	seen=0
+	before=$fail
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)
+			seen=$((seen + 1))
+			ok "$name: ${line#* - }"
+			;;
+		"not ok "*)
+			seen=$((seen + 1))
+			not_ok "$name: ${line#* - }"
+			;;
+		"#"*)
+			echo "$line"
+			;;
+		esac
+	done <"$out"
+	cat "$out.err" >>"$log"
+	if [ $seen = 0 ] || { [ $rc != 0 ] && [ $fail = $before ]; }; then
+		not_ok "$name exited $rc" "$(tail -n 5 "$out.err")"
+	fi
+done
+
+run_golden "$B/asan/ima-audit"
+
+# Fuzz pass: FUZZ_SECONDS shared among the targets.
+set -- "$B"/fuzz/fuzz_*
+targets=0
+for f in "$@"; do [ -x "$f" ] && targets=$((targets + 1)); done
+if [ $targets -gt 0 ]; then
+	secs=$(( ${FUZZ_SECONDS:-20} / targets ))
+	[ $secs -lt 3 ] && secs=3
+	for f in "$@"; do
+		[ -x "$f" ] || continue
+		name=$(basename "$f")
+		corpus=$B/corpus-$name
+		mkdir -p "$corpus"
+		if "$f" -max_total_time=$secs -timeout=10 -rss_limit_mb=1024 \
+			-print_final_stats=1 "$corpus" "$B/fuzz-corpus" \
+			>"$B/$name.log" 2>&1; then
+			runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+				"$B/$name.log")
+			ok "fuzz $name (${secs}s, ${runs:-?} runs)"
+		else
+			not_ok "fuzz $name" "see $B/$name.log: $(grep -m1 -E 'ERROR|SUMMARY' "$B/$name.log")"
+		fi
+	done
+fi
+
+echo "1..$n"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Parser tests: byte order, templates, chunked reads, hostile lengths.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ima_log.h"
+
+struct buf {
+	uint8_t d[8192];
+	size_t n;
+	enum ima_byte_order o;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	assert_true(b->n + n <= sizeof(b->d));
+	memcpy(b->d + b->n, p, n);
+	b->n += n;
+}
+
+static void put32(struct buf *b, uint32_t v)
+{
+	uint8_t p[4];
+
+	if (b->o == IMA_BO_BIG) {
+		p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
+	} else {
+		p[3] = v >> 24; p[2] = v >> 16; p[1] = v >> 8; p[0] = v;
+	}
+	put(b, p, 4);
+}
+
+/* An ima-ng record for path with a fake sha256 digest. */
+static void add_ng(struct buf *b, uint32_t pcr, const char *path)
+{
+	static const uint8_t tdigest[20] = { 1 };
+	uint8_t digest[32];
+	uint32_t dng = 8 + 32, nng = (uint32_t)strlen(path) + 1;
+
+	memset(digest, 0xab, sizeof(digest));
+	put32(b, pcr);
+	put(b, tdigest, 20);
+	put32(b, 6);
+	put(b, "ima-ng", 6);
+	put32(b, 4 + dng + 4 + nng);
+	put32(b, dng);
+	put(b, "sha256:", 8);
+	put(b, digest, 32);
+	put32(b, nng);
+	put(b, path, nng);
+}
+
+static int read_all(struct buf *b, struct ima_reader_opts *o,
+		    uint64_t *count, struct ima_reader *out)
+{
+	struct ima_record rec;
+	int rc;
+
+	ima_reader_init_mem(out, b->d, b->n, o);
+	*count = 0;
+	while ((rc = ima_reader_next(out, &rec)) == IMA_READ_RECORD)
+		(*count)++;
+	return rc;
+}
+
+static void test_little_and_big_endian(void **state)
+{
+	enum ima_byte_order orders[] = { IMA_BO_LITTLE, IMA_BO_BIG };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct buf b = { .o = orders[i] };
+		struct ima_reader r;
+		struct ima_record rec;
+		const char *algo;
+		size_t alen;
+		const uint8_t *d;
+		uint32_t dlen;
+
+		add_ng(&b, 10, "/bin/sh");
+		add_ng(&b, 11, "/bin/ls");
+		ima_reader_init_mem(&r, b.d, b.n, NULL);
+		assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_RECORD);
+		assert_int_equal(r.order, orders[i]);
+		assert_int_equal(rec.pcr, 10);
+		assert_string_equal(rec.name, "ima-ng");
+		assert_int_equal(rec.nfields, 2);
+		assert_int_equal(rec.fields[0].id, IMA_F_D_NG);
+		assert_int_equal(ima_split_digest_field(rec.fields[0].data,
+							rec.fields[0].len,
+							&algo, &alen, &d,
+							&dlen), 0);
+		assert_int_equal(alen, 6);
+		assert_memory_equal(algo, "sha256", 6);
+		assert_int_equal(dlen, 32);
+		assert_string_equal((const char *)rec.fields[1].data,
+				    "/bin/sh");
+		assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_RECORD);
+		assert_int_equal(rec.pcr, 11);
+		assert_int_equal(rec.index, 1);
+		assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_EOF);
+		ima_reader_free(&r);
+	}
+}
+
+static void test_legacy_ima_template(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t d[20] = { 7 };
+	struct ima_reader r;
+	struct ima_record rec;
+
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 3);
+	put(&b, "ima", 3);
+	put(&b, d, 20);		/* d: no length */
+	put32(&b, 7);		/* n: length, no NUL */
+	put(&b, "/bin/sh", 7);
+	ima_reader_init_mem(&r, b.d, b.n, NULL);
+	assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_RECORD);
+	assert_true(rec.tmpl.legacy);
+	assert_int_equal(rec.nfields, 2);
+	assert_int_equal(rec.fields[0].len, 20);
+	assert_int_equal(rec.fields[1].len, 7);
+	assert_memory_equal(rec.fields[1].data, "/bin/sh", 7);
+	assert_int_equal(rec.data_len, 31);
+	assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_EOF);
+	ima_reader_free(&r);
+}
+
+static void test_chunked_pipe_read(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	struct ima_reader_opts o = { .chunk = 3 };
+	struct ima_reader r;
+	struct ima_record rec;
+	int fds[2], i, n = 0, rc;
+
+	for (i = 0; i < 40; i++)
+		add_ng(&b, 10, "/usr/lib/a/rather/long/path/name");
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], b.d, b.n), (ssize_t)b.n);
+	close(fds[1]);
+	ima_reader_init_fd(&r, fds[0], &o);
+	while ((rc = ima_reader_next(&r, &rec)) == IMA_READ_RECORD) {
+		assert_int_equal(rec.offset, (uint64_t)n * (b.n / 40));
+		n++;
+	}
+	assert_int_equal(rc, IMA_READ_EOF);
+	assert_int_equal(n, 40);
+	ima_reader_free(&r);
+	close(fds[0]);
+}
+
+static void expect_malformed(struct buf *b, struct ima_reader_opts *o,
+			     uint64_t offset, const char *msg)
+{
+	struct ima_reader r;
+	uint64_t count;
+
+	assert_int_equal(read_all(b, o, &count, &r), IMA_READ_MALFORMED);
+	assert_int_equal(r.err_offset, offset);
+	assert_non_null(strstr(r.err, msg));
+	ima_reader_free(&r);
+}
+
+static void test_hostile_name_length(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t d[20] = { 0 };
+
+	size_t first;
+
+	add_ng(&b, 10, "/a");
+	first = b.n;
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 0x7fffff00);
+	put(&b, "ima-ng", 6);
+	expect_malformed(&b, NULL, first + 24, "exceeds");
+}
+
+static void test_zero_name_and_data_length(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t d[20] = { 0 };
+	size_t first;
+
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 6);
+	put(&b, "ima-ng", 6);
+	put32(&b, 0);
+	expect_malformed(&b, NULL, 34, "zero-length template data");
+
+	b.n = 0;
+	add_ng(&b, 10, "/a");
+	first = b.n;
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 0);
+	expect_malformed(&b, NULL, first + 24, "zero-length template name");
+}
+
+static void test_field_past_end(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t d[20] = { 0 };
+
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 6);
+	put(&b, "ima-ng", 6);
+	put32(&b, 12);		/* template data: 12 bytes */
+	put32(&b, 4);		/* d-ng: 4 bytes */
+	put(&b, "sha1", 4);
+	put32(&b, 0xfffffff0);	/* n-ng: far past the end */
+	expect_malformed(&b, NULL, 38 + 8, "runs past");
+}
+
+static void test_trailing_and_missing_fields(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t d[20] = { 0 };
+
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 6);
+	put(&b, "ima-ng", 6);
+	put32(&b, 8);
+	put32(&b, 4);
+	put(&b, "sha1", 4);
+	expect_malformed(&b, NULL, 38 + 8, "ends before field 2");
+
+	b.n = 0;
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 6);
+	put(&b, "ima-ng", 6);
+	put32(&b, 10);
+	put32(&b, 1);
+	put(&b, "x", 1);
+	put32(&b, 0);
+	put(&b, "z", 1);
+	expect_malformed(&b, NULL, 38 + 9, "trailing");
+}
+
+static void test_truncated(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	size_t full;
+
+	add_ng(&b, 10, "/bin/sh");
+	full = b.n;
+	b.n = 10;
+	expect_malformed(&b, NULL, 0, "truncated record header");
+	b.n = full - 1;
+	expect_malformed(&b, NULL, 38, "truncated record: template data");
+	b.n = 30;
+	expect_malformed(&b, NULL, 28, "truncated record");
+}
+
+static void test_limits(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	struct ima_reader_opts o = { .max_entry = 16 };
+	struct ima_reader r;
+	struct ima_record rec;
+	int fds[2];
+
+	add_ng(&b, 10, "/bin/sh");
+	expect_malformed(&b, &o, 34, "exceeds the limit");
+
+	/* max_size applies to streamed input */
+	add_ng(&b, 10, "/bin/sh");
+	o.max_entry = 0;
+	o.max_size = b.n - 1;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], b.d, b.n), (ssize_t)b.n);
+	close(fds[1]);
+	ima_reader_init_fd(&r, fds[0], &o);
+	assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_MALFORMED);
+	assert_non_null(strstr(r.err, "maximum size"));
+	ima_reader_free(&r);
+	close(fds[0]);
+}
+
+static void test_pcr_and_order_detection(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t junk[40];
+	size_t first;
+
+	memset(junk, 0x41, sizeof(junk));
+	put(&b, junk, sizeof(junk));
+	expect_malformed(&b, NULL, 0, "cannot detect byte order");
+
+	b.n = 0;
+	add_ng(&b, 10, "/a");
+	first = b.n;
+	add_ng(&b, 99, "/b");
+	expect_malformed(&b, NULL, first, "pcr index 99");
+}
+
+static void test_template_lookup(void **state)
+{
+	struct ima_template t;
+
+	assert_true(ima_template_lookup("ima-sig", &t));
+	assert_int_equal(t.nfields, 3);
+	assert_int_equal(t.ids[2], IMA_F_SIG);
+	assert_true(ima_template_lookup("ima-modsig", &t));
+	assert_int_equal(t.ids[4], IMA_F_MODSIG);
+	assert_true(ima_template_lookup("ima", &t));
+	assert_true(t.legacy);
+	assert_true(ima_template_lookup("d-ng|n-ng|buf", &t));
+	assert_false(t.legacy);
+	assert_int_equal(t.ids[2], IMA_F_BUF);
+	assert_false(ima_template_lookup("ima-foo", &t));
+	assert_false(ima_template_lookup("d-ng||n-ng", &t));
+	assert_false(ima_template_lookup("d-ng|", &t));
+	assert_false(ima_template_lookup("d-ng|bogus", &t));
+}
+
+static void test_unknown_template_is_framed(void **state)
+{
+	struct buf b = { .o = IMA_BO_LITTLE };
+	uint8_t d[20] = { 0 };
+	struct ima_reader r;
+	struct ima_record rec;
+
+	put32(&b, 10);
+	put(&b, d, 20);
+	put32(&b, 7);
+	put(&b, "ima-foo", 7);
+	put32(&b, 3);
+	put(&b, "abc", 3);
+	add_ng(&b, 10, "/a");
+	ima_reader_init_mem(&r, b.d, b.n, NULL);
+	assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_RECORD);
+	assert_false(rec.tmpl.known);
+	assert_int_equal(rec.nfields, 0);
+	assert_int_equal(ima_reader_next(&r, &rec), IMA_READ_RECORD);
+	assert_true(rec.tmpl.known);
+	ima_reader_free(&r);
+}
+
+static void test_split_digest_field(void **state)
+{
+	const char *algo;
+	size_t alen;
+	const uint8_t *d;
+	uint32_t dlen;
+	static const uint8_t v2[] = "ima:sha512:\0ABCD";
+	static const uint8_t bad1[] = "sha256\0AB";
+	static const uint8_t bad2[] = ":\0AB";
+
+	assert_int_equal(ima_split_digest_field(v2, sizeof(v2) - 1, &algo,
+						&alen, &d, &dlen), 0);
+	assert_int_equal(alen, 6);
+	assert_memory_equal(algo, "sha512", 6);
+	assert_int_equal(dlen, 4);
+	assert_int_equal(ima_split_digest_field(bad1, sizeof(bad1) - 1, &algo,
+						&alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad2, sizeof(bad2) - 1, &algo,
+						&alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad1, 0, &algo, &alen, &d,
+						&dlen), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_little_and_big_endian),
+		cmocka_unit_test(test_legacy_ima_template),
+		cmocka_unit_test(test_chunked_pipe_read),
+		cmocka_unit_test(test_hostile_name_length),
+		cmocka_unit_test(test_zero_name_and_data_length),
+		cmocka_unit_test(test_field_past_end),
+		cmocka_unit_test(test_trailing_and_missing_fields),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_pcr_and_order_detection),
+		cmocka_unit_test(test_template_lookup),
+		cmocka_unit_test(test_unknown_template_is_framed),
+		cmocka_unit_test(test_split_digest_field),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PCR value input formats, boot_aggregate and replay.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ima_pcr.h"
+
+#define S20 "000102030405060708090a0b0c0d0e0f10111213"
+#define S32 "3F2A000000000000000000000000000000000000000000000000000000000001"
+
+static int parse(struct ima_pcr_values *v, const char *text, char *err)
+{
+	memset(v, 0, sizeof(*v));
+	return ima_pcr_parse_text(v, text, strlen(text), "t", err, 256);
+}
+
+static void test_format_a(void **state)
+{
+	struct ima_pcr_values v;
+	char err[256];
+
+	assert_int_equal(parse(&v, "# comment\nsha1:10 " S20 "\n"
+			       "SHA256:10=0x" S32 "\n\n  sha256:3 " S32
+			       "\r\n", err), 0);
+	assert_int_equal(v.have[IMA_BANK_SHA1], 1u << 10);
+	assert_int_equal(v.have[IMA_BANK_SHA256], 1u << 10 | 1u << 3);
+	assert_int_equal(v.val[IMA_BANK_SHA1][10][19], 0x13);
+	assert_int_equal(v.val[IMA_BANK_SHA256][10][0], 0x3f);
+	assert_int_equal(v.val[IMA_BANK_SHA256][10][31], 0x01);
+}
+
+static void test_format_tpm2_pcrread(void **state)
+{
+	struct ima_pcr_values v;
+	char err[256];
+
+	assert_int_equal(parse(&v, "  sha1:\n    0 : 0x" S20 "\n"
+			       "    10: 0x" S20 "\n  sha256:\n"
+			       "    10: 0x" S32 "\n  sm3_256:\n"
+			       "    10: 0x00\n", err), 0);
+	assert_int_equal(v.have[IMA_BANK_SHA1], 1u << 10 | 1u);
+	assert_int_equal(v.have[IMA_BANK_SHA256], 1u << 10);
+	assert_int_equal(v.val[IMA_BANK_SHA256][10][0], 0x3f);
+}
+
+static void test_bad_lines(void **state)
+{
+	struct ima_pcr_values v;
+	char err[256];
+
+	assert_int_equal(parse(&v, "sha256:10 " S20 "\n", err), -1);
+	assert_non_null(strstr(err, "t:1: sha256 PCR 10: expected 64"));
+	assert_int_equal(parse(&v, "sha1:10 " S20 "\nmd5:10 00\n", err), -1);
+	assert_non_null(strstr(err, "t:2: unknown PCR bank 'md5'"));
+	assert_int_equal(parse(&v, "sha1:24 " S20 "\n", err), -1);
+	assert_non_null(strstr(err, "out of range"));
+	assert_int_equal(parse(&v, "10: 0x" S20 "\n", err), -1);
+	assert_int_equal(parse(&v, "hello world\n", err), -1);
+	assert_int_equal(parse(&v, "sha1:10 " S20 " trailing\n", err), -1);
+	assert_int_equal(parse(&v, "sha1:10 zz" S20 "\n", err), -1);
+}
+
+static void test_sysfs(void **state)
+{
+	char dir[] = "/tmp/ima-audit-sysfsXXXXXX", path[128], err[256];
+	struct ima_pcr_values v;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pcr-sha256", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/pcr-sha256/10", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(S32 "\n", f);
+	fclose(f);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(ima_pcr_load_sysfs(&v, dir, err, sizeof(err)), 1);
+	assert_int_equal(v.have[IMA_BANK_SHA256], 1u << 10);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/pcr-sha256", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+static void test_boot_aggregate(void **state)
+{
+	struct ima_pcr_values v;
+	uint8_t buf[10 * 32], out[32], want[32];
+	int i;
+
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(ima_boot_aggregate(&v, IMA_BANK_SHA256, out), -1);
+	for (i = 0; i < 10; i++) {
+		memset(v.val[IMA_BANK_SHA256][i], i, 32);
+		memset(v.val[IMA_BANK_SHA1][i], i, 20);
+		memset(buf + 32 * i, i, 32);
+	}
+	v.have[IMA_BANK_SHA256] = 0x3ff;
+	v.have[IMA_BANK_SHA1] = 0xff;	/* sha1 uses PCR 0-7 only */
+	ima_digest(ima_hash_by_name("sha256", 6), buf, sizeof(buf), want);
+	assert_int_equal(ima_boot_aggregate(&v, IMA_BANK_SHA256, out), 0);
+	assert_memory_equal(out, want, 32);
+	for (i = 0; i < 8; i++)
+		memset(buf + 20 * i, i, 20);
+	ima_digest(ima_hash_by_name("sha1", 4), buf, 160, want);
+	assert_int_equal(ima_boot_aggregate(&v, IMA_BANK_SHA1, out), 0);
+	assert_memory_equal(out, want, 20);
+	v.have[IMA_BANK_SHA256] = 0x1ff;	/* PCR 9 missing */
+	assert_int_equal(ima_boot_aggregate(&v, IMA_BANK_SHA256, out), -1);
+}
+
+static void extend(uint8_t *pcr, const uint8_t *d, int bank)
+{
+	const struct ima_hash_algo *alg = ima_bank_algo(bank);
+	uint8_t buf[128];
+
+	memcpy(buf, pcr, alg->size);
+	memcpy(buf + alg->size, d, alg->size);
+	ima_digest(alg, buf, 2 * alg->size, pcr);
+}
+
+static void test_replay_prefix_and_violation(void **state)
+{
+	uint8_t d[IMA_NR_BANKS][IMA_MAX_DIGEST];
+	uint8_t ff[IMA_NR_BANKS][IMA_MAX_DIGEST];
+	static struct ima_pcr_values want;
+	static struct ima_replay rp;
+	uint8_t p1[32] = { 0 }, p256[32] = { 0 };
+
+	memset(d, 0x11, sizeof(d));
+	memset(ff, 0xff, sizeof(ff));
+	/* expected: two entries, then a violation; log has four */
+	extend(p1, d[0], IMA_BANK_SHA1);
+	extend(p1, d[0], IMA_BANK_SHA1);
+	extend(p1, ff[0], IMA_BANK_SHA1);
+	extend(p256, d[1], IMA_BANK_SHA256);
+	memcpy(want.val[IMA_BANK_SHA1][10], p1, 20);
+	memcpy(want.val[IMA_BANK_SHA256][10], p256, 32);
+	want.have[IMA_BANK_SHA1] = 1u << 10;
+	want.have[IMA_BANK_SHA256] = 1u << 10;
+
+	ima_replay_init(&rp, 3, &want);
+	assert_false(rp.pcr[IMA_BANK_SHA1][10].matched);
+	ima_replay_extend(&rp, 10, d, 0);
+	ima_replay_extend(&rp, 11, d, 1);	/* other PCR */
+	ima_replay_extend(&rp, 10, d, 2);
+	ima_replay_extend(&rp, 10, ff, 3);
+	ima_replay_extend(&rp, 10, d, 4);
+	assert_true(rp.pcr[IMA_BANK_SHA1][10].matched);
+	assert_int_equal(rp.pcr[IMA_BANK_SHA1][10].match_count, 3);
+	assert_int_equal(rp.pcr[IMA_BANK_SHA1][10].match_index, 3);
+	assert_int_equal(rp.count[10], 4);
+	assert_int_equal(rp.last_index[10], 4);
+	assert_true(rp.pcr[IMA_BANK_SHA256][10].matched);
+	assert_int_equal(rp.pcr[IMA_BANK_SHA256][10].match_count, 1);
+	assert_int_equal(rp.count[11], 1);
+
+	/* an all-zero expected value matches the empty prefix */
+	memset(&want, 0, sizeof(want));
+	want.have[IMA_BANK_SHA1] = 1u << 12;
+	ima_replay_init(&rp, 1, &want);
+	assert_true(rp.pcr[IMA_BANK_SHA1][12].matched);
+	assert_int_equal(rp.pcr[IMA_BANK_SHA1][12].match_count, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_a),
+		cmocka_unit_test(test_format_tpm2_pcrread),
+		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_sysfs),
+		cmocka_unit_test(test_boot_aggregate),
+		cmocka_unit_test(test_replay_prefix_and_violation),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
