@@ -67,7 +67,9 @@ tap_is "cross-check: boot_aggregate = sha256 over TPM sha256 PCRs 0-9 (shell)" "
 for alg in sha1 sha256; do
 	awk -v a="$alg" '{split($1, k, ":")} k[1] == a {printf "PCR-%02d: %s\n", k[2], $2}' \
 		"$pcrs" >"$tmp/$alg"
-	if out=$(cd "$tmp" && evmctl ima_measurement --pcrs "$alg,$tmp/$alg" \
+	# (evmctl 1.4 extends a violation's 0xff.. only with --ignore-violations;
+	# without it, it extends the logged zeros, which the kernel does not)
+	if out=$(cd "$tmp" && evmctl ima_measurement --ignore-violations --pcrs "$alg,$tmp/$alg" \
 		--verify-bank="$alg" "$bin" 2>&1); then
 		tap_ok "cross-check: evmctl replays the list to PCR 10 ($alg bank)"
 	else

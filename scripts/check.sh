@@ -58,14 +58,17 @@ for s in $suites; do
 		done
 		;;
 	guest)
-		# one boot per line: name, test glob, extra kernel command line.
+		# one boot per line: name, test globs, extra kernel command line.
 		# Tests that may crash an unfixed kernel get boots of their own, so
-		# a crash there cannot hide other results.
+		# a crash there cannot hide other results. The main boot also
+		# carries a fresh nonce and ends with the TPM quote (90-attest).
 		while IFS='|' read -r boot glob extra; do
 			[ -n "$boot" ] || continue
 			rdir=$BUILD/$variant/results/$run_name-$boot
+			nonce=
+			[ "$boot" = main ] && nonce=$(openssl rand -hex 20)
 			rc=0
-			IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra \
+			IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
 				"$TOP/scripts/boot.sh" check "$run_name-$boot" \
 				2> >(tee "$sumdir/boot-$boot.err" >&2) || rc=$?
 			for tap in "$rdir"/tap/*.tap; do
@@ -82,7 +85,10 @@ for s in $suites; do
 				continue
 			fi
 			suite "audit/$boot" "$TOP/scripts/audit.sh" "$rdir"
-		done <<<"${CHECK_BOOTS:-main|[0-7]*|
+			if [ -n "$nonce" ]; then
+				suite "attest/$boot" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
+			fi
+		done <<<"${CHECK_BOOTS:-main|[0-7]*,9*|
 parser|8[0-4]-*|
 ahash|8[5-9]-*|ima.ahash_minsize=4096 ima_stack.policy=/etc/ima/loader-only-policy}"
 		;;

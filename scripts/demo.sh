@@ -10,7 +10,8 @@ variant=${KVARIANT:-patched}
 rdir=$BUILD/$variant/results/demo
 keys=$BUILD/keys
 
-"$TOP/scripts/boot.sh" check demo
+nonce=$(openssl rand -hex 20)
+IMA_STACK_TESTS='[0-7]*,9*' IMA_STACK_NONCE=$nonce "$TOP/scripts/boot.sh" check demo
 
 h() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 kv() { printf '  %-22s %s\n' "$1" "$2"; }
@@ -46,3 +47,22 @@ done
 
 h "Measurement list vs TPM (host audit)"
 "$TOP/scripts/audit.sh" "$rdir" | sed -n 's/^ok [0-9]* - /  PASS  /p; s/^not ok [0-9]* - /  FAIL  /p; s/^# /        /p'
+
+h "Policy recorded in the measurement list (ima_policy critical data)"
+"$TOP/tools/ima-audit/build/ima-audit" --show-policy "$rdir/binary_runtime_measurements" 2>&1 |
+	sed 's/^/  /' || true
+
+h "ima-audit report"
+"$TOP/tools/ima-audit/build/ima-audit" --pcrs "$rdir/pcrs.txt" --key "$keys/ima.der" \
+	"$rdir/binary_runtime_measurements" 2>&1 | sed 's/^/  /' || true
+
+h "Attestation: TPM quote over PCRs 0-10 with nonce $nonce"
+"$TOP/scripts/attest.sh" "$rdir" "$nonce" | sed -n 's/^ok [0-9]* - /  PASS  /p; s/^not ok [0-9]* - /  FAIL  /p'
+if "$TOP/tools/ima-audit/build/ima-audit" --quote "$rdir/attest/quote.msg" \
+	--quote-sig "$rdir/attest/quote.sig" --ak-pub "$rdir/attest/ak.pem" \
+	--quote-pcrs "$rdir/attest/quote.pcrs" --nonce "$nonce" \
+	"$rdir/attest/binary_runtime_measurements" >/dev/null 2>&1; then
+	printf '\n  VERDICT: the measurement list is the one the TPM quoted for this nonce\n'
+else
+	printf '\n  VERDICT: attestation FAILED (see above)\n'
+fi

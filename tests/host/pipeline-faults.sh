@@ -77,9 +77,10 @@ fi
 # --- boot faults, with the real kernel and image
 if [ -f "$TOP/build/patched/rootfs.img" ]; then
 	mkdir -p "$tmp/bin"
-	# swtpm_setup runs the real one; the socket daemon "fails to start"
+	# swtpm_setup probes and runs the real one; the daemon boot.sh starts
+	# (the only call with --terminate) "fails to start"
 	real=$(command -v swtpm)
-	printf '#!/bin/sh\n[ "$1" = socket ] || exec %s "$@"\necho "swtpm: simulated failure" >&2\nexit 1\n' \
+	printf '#!/bin/sh\ncase "$*" in *--terminate*) ;; *) exec %s "$@" ;; esac\necho "swtpm: simulated failure" >&2\nexit 1\n' \
 		"$real" >"$tmp/bin/swtpm"
 	chmod +x "$tmp/bin/swtpm"
 	fails "boot: swtpm failing to start is reported" \

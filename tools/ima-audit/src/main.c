@@ -281,7 +281,22 @@ static void quote_failures(struct ima_audit *a,
 	for (i = 0; i < c->nreasons; i++)
 		ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL, NULL, 0,
 			       "%s", c->reasons[i]);
-	if (!c->pcrs_ok || allow)
+	if (c->nreasons)
+		return;
+	/* a reported PCR the quote leaves out: its entries are unattested */
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		uint32_t any = 0;
+
+		for (b = 0; b < IMA_NR_BANKS; b++)
+			any |= c->pcrs.have[b] & (1u << p);
+		if ((a->opts->pcr_mask & (1u << p)) && !any &&
+		    rp->count[p])
+			ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL,
+				       NULL, 0,
+				       "PCR %d is not in the quote: its %llu measurements are not attested",
+				       p, (unsigned long long)rp->count[p]);
+	}
+	if (allow)
 		return;
 	for (p = 0; p < IMA_NR_PCRS; p++) {
 		for (b = 0; b < IMA_NR_BANKS; b++) {

@@ -467,7 +467,7 @@ static void check_signature(struct ima_quote_check *c,
 			    const struct ima_quote_sig *s)
 {
 	EVP_PKEY *pkey = c->ak;
-	int kt = EVP_PKEY_base_id(pkey);
+	int kt = pkey ? EVP_PKEY_base_id(pkey) : EVP_PKEY_NONE;
 	const EVP_MD *md = tpm_md(s->hash);
 	EVP_MD_CTX *ctx = NULL;
 	const uint8_t *sig = s->a;
@@ -475,6 +475,10 @@ static void check_signature(struct ima_quote_check *c,
 	size_t slen = s->a_len;
 	int dlen;
 
+	if (!pkey) {
+		reason(c, "quote: no AK public key to verify the signature");
+		goto out;
+	}
 	if (!md) {
 		reason(c, "quote: signature hash 0x%04x is not supported",
 		       s->hash);

@@ -139,26 +139,29 @@ static size_t sign_plain(EVP_PKEY *k, const uint8_t *msg, size_t len,
 /* TPMT_SIGNATURE, as tpm2_quote -f tss writes it */
 static void sign_tss(struct tq *t, EVP_PKEY *k)
 {
+	static const uint8_t rsassa[4] = { 0x00, 0x14, 0x00, 0x0b };
+	static const uint8_t ecdsa[4] = { 0x00, 0x18, 0x00, 0x0b };
+	static const uint8_t size32[2] = { 0x00, 32 };
 	uint8_t raw[600];
 	size_t n = sign_plain(k, t->msg, t->len, raw, sizeof(raw));
 	uint8_t *p = t->sig;
 
 	if (EVP_PKEY_base_id(k) == EVP_PKEY_RSA) {
-		*p++ = 0x00; *p++ = 0x14; *p++ = 0x00; *p++ = 0x0b;
-		*p++ = (uint8_t)(n >> 8); *p++ = (uint8_t)n;
-		memcpy(p, raw, n);
+		memcpy(p, rsassa, 4);
+		p[4] = (uint8_t)(n >> 8);
+		p[5] = (uint8_t)n;
+		memcpy(p + 6, raw, n);
 		t->sig_len = 6 + n;
 	} else {
 		const uint8_t *q = raw;
 		ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &q, (long)n);
 
 		assert_non_null(es);
-		*p++ = 0x00; *p++ = 0x18; *p++ = 0x00; *p++ = 0x0b;
-		*p++ = 0x00; *p++ = 32;
-		BN_bn2binpad(ECDSA_SIG_get0_r(es), p, 32);
-		p += 32;
-		*p++ = 0x00; *p++ = 32;
-		BN_bn2binpad(ECDSA_SIG_get0_s(es), p, 32);
+		memcpy(p, ecdsa, 4);
+		memcpy(p + 4, size32, 2);
+		BN_bn2binpad(ECDSA_SIG_get0_r(es), p + 6, 32);
+		memcpy(p + 38, size32, 2);
+		BN_bn2binpad(ECDSA_SIG_get0_s(es), p + 40, 32);
 		t->sig_len = 4 + 2 * 34;
 		ECDSA_SIG_free(es);
 	}

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Stage attest: verify a guest's TPM quote and measurement list on the host
+# with ima-audit, then show that copies tampered with fail, each for its
+# named reason. Prints TAP.
+# Usage:   attest.sh RESULTS_DIR NONCE
+# Inputs:  RESULTS_DIR/attest/ from tests/guest/90-attest.sh (quote.msg,
+#          quote.sig, quote.pcrs, pcr-list, ak.pem, binary_runtime_measurements);
+#          NONCE, the hex nonce this host chose for the run (IMA_STACK_NONCE);
+#          tools/ima-audit (built here if needed); tpm2_checkquote, when
+#          installed, as an independent cross-check.
+# The verdict is ima-audit's. The AK public key comes from the results, i.e.
+# from the guest itself: see the "trusted only as far as the AK" case below.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib/tap.sh"
+need openssl openssl
+need python3 python3
+export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
+
+res=$(cd "${1:?usage: attest.sh RESULTS_DIR NONCE}" && pwd)
+nonce=${2:?usage: attest.sh RESULTS_DIR NONCE}
+a=$res/attest
+for f in quote.msg quote.sig quote.pcrs pcr-list ak.pem binary_runtime_measurements; do
+	[ -s "$a/$f" ] || tap_bail "no $a/$f: boot with IMA_STACK_TESTS=90-attest IMA_STACK_NONCE=<hex>"
+done
+ima_audit=${IMA_AUDIT:-$TOP/tools/ima-audit/build/ima-audit}
+if [ -z "${IMA_AUDIT:-}" ]; then
+	make -s -C "$TOP/tools/ima-audit" >&2 || tap_bail "cannot build ima-audit"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# audit DIR [OPTIONS...]: ima-audit on the attestation files in DIR (files
+# missing there come from the guest's); sets $rc and $out
+audit() {
+	local d=$1 f
+	shift
+	for f in quote.msg quote.sig quote.pcrs ak.pem binary_runtime_measurements; do
+		[ -e "$d/$f" ] || cp "$a/$f" "$d/$f"
+	done
+	rc=0
+	out=$("$ima_audit" --quote "$d/quote.msg" --quote-sig "$d/quote.sig" \
+		--ak-pub "$d/ak.pem" --quote-pcrs "$d/quote.pcrs" \
+		--nonce "$nonce" "$@" "$d/binary_runtime_measurements" 2>&1) || rc=$?
+}
+
+# expect NAME RC REASON: the last audit exited RC and printed REASON (an
+# extended regular expression)
+expect() {
+	if [ "$rc" = "$2" ] && grep -qE -- "$3" <<<"$out"; then
+		tap_ok "$1 (exit $2: $(grep -m1 -oE -- "$3" <<<"$out" | tr -s " "))"
+	else
+		tap_fail "$1" "exit $rc, want $2 and /$3/; output:" "$out"
+	fi
+}
+
+# case_dir NAME: a fresh directory for one tampered copy
+case_dir() {
+	mkdir -p "$tmp/$1"
+	echo "$tmp/$1"
+}
+
+# tamper MODE IN OUT [ARG]: binary edits of the guest's files (python3)
+tamper() {
+	python3 - "$@" <<'PY'
+import hashlib, struct, sys
+
+mode, src, dst = sys.argv[1:4]
+arg = sys.argv[4] if len(sys.argv) > 4 else None
+data = open(src, "rb").read()
+
+def records(b):
+    """(start, end, name, data_start) of each little-endian list record"""
+    off, out = 0, []
+    while off < len(b):
+        start = off
+        nlen = struct.unpack_from("<I", b, off + 24)[0]
+        name = b[off + 28:off + 28 + nlen]
+        off += 28 + nlen
+        dlen = struct.unpack_from("<I", b, off)[0]
+        out.append((start, off + 4 + dlen, name, off + 4))
+        off += 4 + dlen
+    return out
+
+if mode in ("alter", "alter-naive", "remove", "append"):
+    recs = records(data)
+    i = len(recs) // 2          # an entry in the middle, not boot_aggregate
+    start, end, name, dstart = recs[i]
+    if mode == "append":        # a well-formed entry the quote never saw
+        out = data + data[recs[-1][0]:recs[-1][1]]
+    elif mode == "remove":
+        out = data[:start] + data[end:]
+    else:
+        rec = bytearray(data[start:end])
+        d = dstart - start
+        # second field (n-ng, the path): u32 length, then the name
+        f1 = struct.unpack_from("<I", rec, d)[0]
+        p = d + 4 + f1 + 4
+        rec[p] ^= 0x01          # '/' -> '.'
+        if mode == "alter":     # an attacker recomputes the template hash
+            rec[4:24] = hashlib.sha1(bytes(rec[d:])).digest()
+        out = data[:start] + bytes(rec) + data[end:]
+    sys.stderr.write("entry %d (%s)\n" % (i, name.decode()))
+elif mode == "flip-last":       # last byte: sha256 PCR 10 in our selection
+    out = data[:-1] + bytes([data[-1] ^ 0x01])
+elif mode in ("set-nonce", "set-digest"):
+    # TPMS_ATTEST: magic, type, TPM2B qualifiedSigner, TPM2B extraData, ...
+    s = struct.unpack_from(">H", data, 6)[0]
+    e = 8 + s
+    elen = struct.unpack_from(">H", data, e)[0]
+    if mode == "set-nonce":
+        n = bytes.fromhex(arg)
+        out = data[:e] + struct.pack(">H", len(n)) + n + data[e + 2 + elen:]
+    else:                       # pcrDigest is the last 32 bytes (sha256)
+        out = data[:-32] + hashlib.sha256(open(arg, "rb").read()).digest()
+else:
+    sys.exit("unknown mode " + mode)
+open(dst, "wb").write(out)
+PY
+}
+
+# --- the genuine quote and list
+audit "$(case_dir good)"
+expect "genuine quote, fresh nonce: quote verified, list replays to the quoted PCR 10" \
+	0 'result: +PASS'
+expect "boot_aggregate matches the quoted PCRs 0-9" 0 'boot_aggregate: match'
+expect "every entry of the list is covered by the quoted PCR 10 (sha256)" \
+	0 'PCR 10 sha256 +[0-9]+ measurements, match \(all covered\)'
+
+# --- cross-check with tpm2-tools, independently of ima-audit: signature and
+#     nonce with tpm2_checkquote; its PCR file check (-f values -l) fails for
+#     8 or more PCRs (tpm2-tools issue #3542), so the pcrDigest (last 32
+#     bytes of TPMS_ATTEST, sha256) is compared with openssl
+if command -v tpm2_checkquote >/dev/null; then
+	tap_cmd "tpm2_checkquote: signature by the AK and nonce (cross-check)" \
+		tpm2_checkquote -u "$a/ak.pem" -m "$a/quote.msg" -s "$a/quote.sig" \
+		-q "$nonce" -g sha256
+else
+	tap_skip "tpm2_checkquote cross-check" "tpm2_checkquote not installed (package tpm2-tools)"
+fi
+tap_is "pcrDigest = sha256 of the quoted PCR values (openssl cross-check)" \
+	"$(tail -c 32 "$a/quote.msg" | od -An -tx1 | tr -d ' \n')" \
+	"$(openssl dgst -sha256 -r "$a/quote.pcrs" | cut -d' ' -f1)"
+
+# --- replay: the genuine quote, presented for a nonce the verifier did not
+#     choose (an earlier round's quote answering this round's challenge)
+d=$(case_dir replay)
+nonce_real=$nonce
+nonce=$(openssl rand -hex 20)
+audit "$d"
+expect "quote for another nonce (replayed) is refused" 1 'does not match the nonce'
+nonce=$nonce_real
+
+# --- another key. The signature proves only "made by the key in --ak-pub".
+#     (a) The attacker has no access to the AK: they take this quote, put
+#     the verifier's fresh nonce in it and sign it with their own key. The
+#     verifier checks against the AK it trusts: refused.
+d=$(case_dir forged)
+fresh=$(openssl rand -hex 20)
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$d/attacker.key" 2>/dev/null
+openssl pkey -in "$d/attacker.key" -pubout -out "$d/attacker.pem"
+tamper set-nonce "$a/quote.msg" "$d/quote.msg" "$fresh"
+openssl dgst -sha256 -sign "$d/attacker.key" -out "$d/quote.sig" "$d/quote.msg"
+nonce=$fresh
+audit "$d"
+expect "quote carrying the fresh nonce, signed by another key (not the AK), is refused" \
+	1 'does not verify with the AK public key'
+#     (b) The same forgery, checked against the attacker's public key: it
+#     passes. ima-audit's verdict is only as good as the AK the verifier
+#     trusts; here the AK comes from the guest's own results, so a real
+#     verifier must enroll the AK beforehand (EK certificate, credential
+#     activation), which this demo does not do.
+cp "$d/attacker.pem" "$d/ak.pem"
+audit "$d"
+expect "limitation: the same forgery passes if the verifier trusts the attacker's key as the AK" \
+	0 'result: +PASS'
+nonce=$nonce_real
+#     (c) The genuine quote, checked against another TPM's AK
+d=$(case_dir other-ak)
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 2>/dev/null |
+	openssl pkey -pubout -out "$d/ak.pem"
+audit "$d"
+expect "genuine quote checked against a different AK public key is refused" \
+	1 'does not verify with the AK public key'
+
+# --- the measurement list
+d=$(case_dir altered)
+tamper alter "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
+audit "$d"
+expect "list with one entry altered ($(<"$d/which"), template hash recomputed) is refused" \
+	1 'PCR 10 sha(1|256) matches no prefix of the log'
+d=$(case_dir altered-naive)
+tamper alter-naive "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
+audit "$d"
+expect "list with one entry altered ($(<"$d/which"), template hash left) is refused" \
+	1 'template hash mismatch'
+d=$(case_dir removed)
+tamper remove "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
+audit "$d"
+expect "list with one entry removed ($(<"$d/which")) is refused" \
+	1 'PCR 10 sha(1|256) matches no prefix of the log'
+d=$(case_dir appended)
+tamper append "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>/dev/null
+audit "$d"
+expect "list with an entry appended after the quote: flagged, verdict FAIL" \
+	1 'entries [0-9]+\.\.[0-9]+ not covered by the quote'
+audit "$d" --allow-uncovered
+expect "the same with --allow-uncovered: the quoted prefix passes, the entry is reported as not covered" \
+	0 'entries [0-9]+\.\.[0-9]+ not covered'
+
+# --- the quoted PCR values
+d=$(case_dir pcrs)
+tamper flip-last "$a/quote.pcrs" "$d/quote.pcrs"
+audit "$d"
+expect "PCR values file with sha256 PCR 10 altered is refused" \
+	1 'PCR values do not match the quoted pcrDigest'
+d=$(case_dir pcrs-digest)
+tamper flip-last "$a/quote.pcrs" "$d/quote.pcrs"
+tamper set-digest "$a/quote.msg" "$d/quote.msg" "$d/quote.pcrs"
+audit "$d"
+expect "altered PCR values with pcrDigest recomputed in the quote: signature refused" \
+	1 'does not verify with the AK public key'
+
+tap_done
