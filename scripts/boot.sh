@@ -79,7 +79,7 @@ if [ "$mode" = shell ]; then
 	exit 0
 fi
 log "booting $variant kernel ($mode), timeout ${timeout_s}s; console: $console"
-[ "$V" = 1 ] && log "+ ${qemu[*]} -serial file:$console"
+log "+ ${qemu[*]} -serial file:$console"
 "${qemu[@]}" -serial file:"$console" >"$work/qemu.log" 2>&1 &
 qemu_pid=$!
 timed_out=0

@@ -31,7 +31,7 @@ tally() {
 		f=$((f + 1))
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	printf '# %-28s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+	printf '# %-34s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
 }
 
 # suite NAME CMD...: run CMD, show and keep its TAP, tally it
@@ -74,9 +74,9 @@ for s in $suites; do
 			for tap in "$rdir"/tap/*.tap; do
 				[ -f "$tap" ] || continue
 				n=$(basename "$tap" .tap)
-				echo "# --- guest/$n ($boot boot)"
+				echo "# --- guest/$boot/$n"
 				sed -n '/^\(not \)\?ok \|^#\|^Bail/p' "$tap"
-				tally "guest/$n" "$tap" "$(cat "$rdir/tap/$n.rc" 2>/dev/null || echo 1)" >>"$sumdir/summary"
+				tally "guest/$boot/$n" "$tap" "$(cat "$rdir/tap/$n.rc" 2>/dev/null || echo 1)" >>"$sumdir/summary"
 			done
 			if [ "$rc" != 0 ]; then
 				why=$(grep -h 'error:' "$sumdir/boot-$boot.err" | tail -n 1 | sed 's/.*error: //')
@@ -90,7 +90,8 @@ for s in $suites; do
 			fi
 		done <<<"${CHECK_BOOTS:-main|[0-7]*,9*|
 parser|8[0-4]-*|
-ahash|8[5-9]-*|ima.ahash_minsize=4096 ima_stack.policy=/etc/ima/loader-only-policy}"
+ahash|8[5-9]-*|ima.ahash_minsize=4096 ima_stack.policy=/etc/ima/loader-only-policy
+ahash-bufsize|8[5-9]-*|ima.ahash_minsize=4096 ima.ahash_bufsize=65536 ima_stack.policy=/etc/ima/loader-only-policy}"
 		;;
 	*) die "unknown suite $s" ;;
 	esac

@@ -12,6 +12,10 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 grep -qw 'ima.ahash_minsize=4096' /proc/cmdline ||
 	tap_bail "this suite needs ima.ahash_minsize=4096 on the kernel command line"
 tap_is "ahash threshold in force" "$(</sys/module/ima/parameters/ahash_minsize)" 4096
+# the same suite runs a second time with ima.ahash_bufsize=65536: chunks of
+# 16 pages per crypto_ahash_update() instead of the default one page
+bs=$(sed -n 's/.*ima.ahash_bufsize=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -z "$bs" ] || tap_is "ahash buffer size in force" "$(</sys/module/ima/parameters/ahash_bufsize)" "$bs"
 # no FILE_CHECK rule may hash a file at open() before the loader's buffer is
 # hashed, or the buffer path would not be exercised
 tap_is "the loader-only policy is active" \
