@@ -35,6 +35,20 @@ tap_errno "kexec_file_load: signed kernel, no initramfs" OK \
 	kcall kexec_file_load "$K/bzImage" - "$cmdline"
 tap_errno "kexec_file_load: unload" OK kcall kexec_file_unload
 tap_errno "kexec_load (no file to appraise) denied" EACCES kcall kexec_load
+
+# the same through kexec-tools, as an administrator would type it
+if out=$(kexec -s -l "$K/bzImage" --initrd="$K/initrd.cpio" --append="$cmdline" 2>&1); then
+	tap_is "kexec -s -l (kexec-tools) loads the signed pair" "$(</sys/kernel/kexec_loaded)" 1
+else
+	tap_fail "kexec -s -l (kexec-tools) loads the signed pair" "$out"
+fi
+tap_cmd "kexec -s -u unloads it" kexec -s -u
+if out=$(kexec -s -l "$K/bzImage.unsigned" --initrd="$K/initrd.cpio" 2>&1); then
+	tap_fail "kexec -s -l refuses the unsigned kernel" "it loaded: $out"
+	kexec -s -u || true
+else
+	tap_ok "kexec -s -l refuses the unsigned kernel"
+fi
 tap_is "nothing left loaded after the denials" "$(</sys/kernel/kexec_loaded)" 0
 
 tap_done

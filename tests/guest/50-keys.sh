@@ -14,6 +14,13 @@ tap_is "/etc/keys/x509_ima.der is the certificate we built" \
 	"$(sha256 /etc/keys/x509_ima.der)" "$(sha256 $C/ima.der)"
 tap_errno "a certificate our CA did not sign is refused by .ima" ENOKEY \
 	kcall add_key asymmetric "" "$C/rogue.der" "$ring"
+# the same with keyctl(1), as an administrator would type it
+if out=$(keyctl padd asymmetric "" "$ring" <"$C/rogue.der" 2>&1); then
+	tap_fail "keyctl padd of the rogue certificate into .ima fails" "it was added: $out"
+else
+	tap_is "keyctl padd of the rogue certificate into .ima fails" \
+		"${out##*: }" "Required key not available"
+fi
 tap_errno "garbage is refused by .ima" EBADMSG \
 	kcall add_key asymmetric "" /etc/hostname "$ring"
 tap_is ".ima still holds exactly the boot-time keys" \
