@@ -16,7 +16,7 @@ S := scripts
 CACHE_DIR := $(or $(IMA_STACK_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ima-stack)
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo check \
-	shell check-pristine bench-kernel clean distclean
+	shell check-pristine series-check bench-kernel clean distclean
 
 all: image
 
@@ -58,6 +58,11 @@ check-pristine: deps keys rootfs
 	@KVARIANT=pristine $(S)/sign.sh
 	@KVARIANT=pristine $(S)/image.sh
 	@KVARIANT=pristine CHECK_RUN=pristine CHECK_SUITES=guest $(S)/check.sh
+
+# checkpatch --strict on every patch, and a build after every prefix of the
+# series; for developers (slow: one kernel build per patch, with ccache)
+series-check: keys kernel-source
+	@$(S)/series-check.sh
 
 # IMA appraisal through the loader vs sha256sum in the guest; figures, not a test
 bench-kernel: image

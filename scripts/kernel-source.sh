@@ -37,16 +37,18 @@ fi
 
 # 2. the list of patches for this variant
 patches=()
-if [ "$variant" = patched ] && [ -f "$series" ]; then
+if [ "$variant" != pristine ] && [ -f "$series" ]; then
 	while read -r p; do
 		[ -n "$p" ] || continue
 		[ -f "$pdir/$p" ] ||
 			die "series names $p but $pdir/$p does not exist: fix $series"
 		patches+=("$pdir/$p")
 	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
-elif [ "$variant" != patched ] && [ "$variant" != pristine ]; then
-	die "KVARIANT=$variant: use patched or pristine"
 fi
+case $variant in
+patched | pristine | series-check) ;;
+*) die "KVARIANT=$variant: use patched or pristine" ;;
+esac
 
 key=$( (echo "$tarhash"; for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
 if stamp_ok "$key" "$kdir/src.stamp" && [ -f "$kdir/src/Makefile" ]; then

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Developer check of kernel-patches/ (not part of make check): every patch
+# passes checkpatch.pl --strict, and the tree builds after each prefix of
+# the series (patch 1, 1-2, 1-2-3, ...), with the project's config.
+# Inputs:  kernel-patches/series, the cached kernel tree and keys.
+# Outputs: TAP on stdout; builds in $CACHE/kernel/series-check.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib/tap.sh"
+
+series=$TOP/kernel-patches/series
+mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
+tree=$CACHE/kernel/pristine-tree
+[ -f "$tree/scripts/checkpatch.pl" ] || tap_bail "no kernel tree in the cache: run \`make kernel-source\`"
+
+for p in "${patches[@]}"; do
+	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --no-tree \
+		"$TOP/kernel-patches/$p" 2>&1 | grep -E '^(ERROR|WARNING|CHECK)|^total:' || true)
+	errors=$(sed -n 's/^total: \([0-9]*\) errors.*/\1/p' <<<"$out")
+	# warnings that cannot go away here are explained after each patch's ---
+	if [ "$errors" = 0 ]; then
+		tap_ok "checkpatch --strict: $p ($(grep -c '^WARNING\|^CHECK' <<<"$out" || true) notes)"
+	else
+		tap_fail "checkpatch --strict: $p" "$out"
+	fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for k in $(seq 1 ${#patches[@]}); do
+	printf '%s\n' "${patches[@]:0:k}" >"$tmp/series"
+	cp "$TOP"/kernel-patches/*.patch "$tmp/"
+	if KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" >&2 &&
+		KVARIANT=series-check "$TOP/scripts/kernel-build.sh" >&2; then
+		tap_ok "builds with patches 1-$k (${patches[k - 1]})"
+	else
+		tap_fail "builds with patches 1-$k (${patches[k - 1]})"
+	fi
+done
+tap_done
