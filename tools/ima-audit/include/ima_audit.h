@@ -125,6 +125,7 @@ struct ima_audit {
 	struct ima_pool *pool;
 	struct sig_batch *batch;
 	uint8_t (*cache)[33];
+	struct hashq *hashq;	/* PCR replay on a worker thread */
 };
 
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts);

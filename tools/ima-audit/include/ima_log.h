@@ -99,6 +99,11 @@ struct ima_reader {
 	uint64_t index;
 	uint64_t err_offset;
 	char err[160];
+	/* the last template name and what it resolved to */
+	bool tmpl_valid, tmpl_found;
+	uint32_t tmpl_name_len;
+	char tmpl_name[IMA_MAX_NAME_LEN + 1];
+	struct ima_template tmpl;
 };
 
 enum ima_read_status {

@@ -28,6 +28,9 @@ int ima_manifest_load(struct ima_manifest *m, const char *path, char *err,
 int ima_manifest_check(const struct ima_manifest *m, const char *path,
 		       size_t plen, const struct ima_hash_algo *alg,
 		       const uint8_t *digest, size_t dlen);
+/* A hint: starts loading what ima_manifest_check(path) will read. */
+void ima_manifest_prefetch(const struct ima_manifest *m, const char *path,
+			   size_t plen);
 size_t ima_manifest_paths(const struct ima_manifest *m);
 void ima_manifest_free(struct ima_manifest *m);
 

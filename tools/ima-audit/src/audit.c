@@ -34,6 +34,204 @@ struct sig_batch {
 	struct sig_job *jobs[BATCH];
 };
 
+/*
+ * Hash queue: with a second CPU, PCR replay (the sha256 of every template
+ * data and the extension of every bank) runs on a worker thread while
+ * the main thread frames records, checks their sha1 template hash, the
+ * manifest and the signatures. The main thread copies each record's
+ * logged digest and hashed template data into one of HQ_NBUF buffers;
+ * the worker takes full buffers in order and extends its own struct
+ * ima_replay, merged back at the end, so entries are extended in log
+ * order exactly as inline.
+ */
+#define HQ_NBUF		4
+#define HQ_BUFSZ	(256u << 10)
+
+struct hq_item {		/* followed by len bytes, padded to 8 */
+	uint64_t index;
+	uint32_t pcr;
+	uint32_t len;
+	uint32_t violation;
+	uint8_t digest[20];	/* sha1 template digest as logged */
+};
+
+struct hashq {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t ready, freed;
+	uint8_t *buf[HQ_NBUF];
+	size_t used[HQ_NBUF];
+	bool full[HQ_NBUF];	/* handed to the worker */
+	int fill;		/* buffer the main thread fills */
+	int next;		/* buffer the worker takes next */
+	bool done;
+	uint32_t banks;
+	struct ima_replay replay;
+};
+
+static void hq_extend(struct hashq *q, const struct hq_item *it,
+		      const uint8_t *data)
+{
+	uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST];
+	int b;
+
+	for (b = 0; b < IMA_NR_BANKS; b++) {
+		const struct ima_hash_algo *alg = ima_bank_algo(b);
+
+		if (!(q->banks & (1u << b)))
+			continue;
+		if (it->violation)
+			memset(digests[b], 0xff, alg->size);
+		else if (b == IMA_BANK_SHA1)
+			memcpy(digests[b], it->digest, 20);
+		else
+			ima_digest(alg, data, it->len, digests[b]);
+	}
+	ima_replay_extend(&q->replay, it->pcr, digests, it->index);
+}
+
+static size_t hq_item_size(size_t len)
+{
+	return sizeof(struct hq_item) + ((len + 7) & ~(size_t)7);
+}
+
+static void *hq_worker(void *arg)
+{
+	struct hashq *q = arg;
+
+	for (;;) {
+		const uint8_t *p, *end;
+		int i;
+
+		pthread_mutex_lock(&q->lock);
+		while (!q->full[q->next] && !q->done)
+			pthread_cond_wait(&q->ready, &q->lock);
+		if (!q->full[q->next]) {
+			pthread_mutex_unlock(&q->lock);
+			break;
+		}
+		i = q->next;
+		pthread_mutex_unlock(&q->lock);
+
+		p = q->buf[i];
+		end = p + q->used[i];
+		while (p < end) {
+			const struct hq_item *it = (const void *)p;
+
+			hq_extend(q, it, p + sizeof(*it));
+			p += hq_item_size(it->len);
+		}
+
+		pthread_mutex_lock(&q->lock);
+		q->used[i] = 0;
+		q->full[i] = false;
+		q->next = (i + 1) % HQ_NBUF;
+		pthread_cond_signal(&q->freed);
+		pthread_mutex_unlock(&q->lock);
+	}
+	return NULL;
+}
+
+static void hq_free(struct hashq *q)
+{
+	int i;
+
+	for (i = 0; i < HQ_NBUF; i++)
+		free(q->buf[i]);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->ready);
+	pthread_cond_destroy(&q->freed);
+	free(q);
+}
+
+static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs)
+{
+	struct hashq *q = calloc(1, sizeof(*q));
+	int i;
+
+	if (!q)
+		return NULL;
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->ready, NULL);
+	pthread_cond_init(&q->freed, NULL);
+	q->banks = banks;
+	ima_replay_init(&q->replay, banks, pcrs);
+	for (i = 0; i < HQ_NBUF; i++) {
+		q->buf[i] = malloc(HQ_BUFSZ);
+		if (!q->buf[i])
+			goto fail;
+	}
+	if (pthread_create(&q->thread, NULL, hq_worker, q))
+		goto fail;
+	return q;
+fail:
+	hq_free(q);
+	return NULL;
+}
+
+/* Hand the buffer being filled to the worker; wait for the next one. */
+static void hq_flush(struct hashq *q)
+{
+	pthread_mutex_lock(&q->lock);
+	if (q->used[q->fill]) {
+		q->full[q->fill] = true;
+		pthread_cond_signal(&q->ready);
+		q->fill = (q->fill + 1) % HQ_NBUF;
+	}
+	while (q->full[q->fill])
+		pthread_cond_wait(&q->freed, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static void hq_add(struct hashq *q, const struct ima_record *rec,
+		   const uint8_t *data, size_t len, bool violation)
+{
+	struct hq_item it = {
+		.index = rec->index,
+		.pcr = rec->pcr,
+		.len = (uint32_t)len,
+		.violation = violation,
+	};
+	size_t size = hq_item_size(len);
+	int i;
+
+	memcpy(it.digest, rec->digest, 20);
+	if (size > HQ_BUFSZ) {
+		/* a huge entry: let the worker drain, then extend here */
+		hq_flush(q);
+		pthread_mutex_lock(&q->lock);
+		for (i = 0; i < HQ_NBUF; i++)
+			while (q->full[i])
+				pthread_cond_wait(&q->freed, &q->lock);
+		pthread_mutex_unlock(&q->lock);
+		hq_extend(q, &it, data);
+		return;
+	}
+	if (q->used[q->fill] + size > HQ_BUFSZ)
+		hq_flush(q);
+	memcpy(q->buf[q->fill] + q->used[q->fill], &it, sizeof(it));
+	memcpy(q->buf[q->fill] + q->used[q->fill] + sizeof(it), data, len);
+	q->used[q->fill] += size;
+}
+
+/* Drain the queue, stop the worker, take its replay as a->replay. */
+static void hq_finish(struct ima_audit *a)
+{
+	struct hashq *q = a->hashq;
+
+	if (!q)
+		return;
+	hq_flush(q);
+	pthread_mutex_lock(&q->lock);
+	q->done = true;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	a->replay = q->replay;	/* same banks and expected values */
+	hq_free(q);
+	a->hashq = NULL;
+}
+
 void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    int kind, const char *path, size_t plen,
 		    const char *fmt, ...)
@@ -242,6 +440,12 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	a->opts = opts;
 	a->policy_match = -1;
 	pthread_mutex_init(&a->lock, NULL);
+	/*
+	 * With keys, the verification threads have the CPUs; replay is
+	 * cheap next to them and stays inline.
+	 */
+	if (opts->jobs > 0 && !opts->keys.n && opts->banks)
+		a->hashq = hq_new(opts->banks, &opts->pcrs);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
 	if (opts->keys.n) {
 		a->cache = calloc(CACHE_SLOTS, sizeof(*a->cache));
@@ -258,6 +462,8 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 void ima_audit_free(struct ima_audit *a)
 {
 	size_t i;
+
+	hq_finish(a);	/* if ima_audit_run was not called */
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
@@ -326,6 +532,10 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 	uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST];
 	int b;
 
+	if (a->hashq) {
+		hq_add(a->hashq, rec, data, len, violation);
+		return;
+	}
 	for (b = 0; b < IMA_NR_BANKS; b++) {
 		const struct ima_hash_algo *alg = ima_bank_algo(b);
 
@@ -362,7 +572,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 
 	i = ima_record_field(rec, IMA_F_D);
 	if (i >= 0) {
-		e->alg = ima_hash_by_name("sha1", 4);
+		e->alg = ima_bank_algo(IMA_BANK_SHA1);
 		e->digest = rec->fields[i].data;
 		e->dlen = rec->fields[i].len;
 		goto check;
@@ -627,12 +837,15 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
 			       NULL, 0, "unknown template '%s'", rec->name);
 	}
+	/* the table lookup misses the cache: start it before hashing */
+	if (fields_ok && e.path && a->opts->manifest)
+		ima_manifest_prefetch(a->opts->manifest, e.path, e.plen);
 	data = hashed_data(rec, legacy, &len);
 	if (e.violation) {
 		a->violations++;
 	} else {
 		a->tmpl_checked++;
-		ima_digest(ima_hash_by_name("sha1", 4), data, len, sha1);
+		ima_digest(ima_bank_algo(IMA_BANK_SHA1), data, len, sha1);
 		if (memcmp(sha1, rec->digest, 20)) {
 			a->tmpl_failed++;
 			ima_audit_fail(a, rec->index, rec->offset,
@@ -774,6 +987,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		snprintf(a->error, sizeof(a->error), "%s", r->err);
 	}
 	free(rec);
+	hq_finish(a);
 	if (a->pool) {
 		flush_batch(a);
 		ima_pool_finish(a->pool);

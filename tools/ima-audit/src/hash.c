@@ -68,8 +68,11 @@ const struct ima_hash_algo *ima_hash_by_name(const char *name, size_t len)
 
 	if (len == (size_t)-1)
 		len = strlen(name);
+	if (!len)
+		return NULL;
 	for (i = 0; i < NALGOS; i++)
-		if (strlen(algos[i].name) == len &&
+		if ((name[0] | 0x20) == algos[i].name[0] &&
+		    strlen(algos[i].name) == len &&
 		    !strncasecmp(algos[i].name, name, len))
 			return &algos[i];
 	return NULL;
@@ -117,31 +120,31 @@ int ima_digest(const struct ima_hash_algo *alg, const void *data, size_t len,
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;	/* ASCII lower case */
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
+/* Hex digit value + 1; 0 for anything else. */
+static const uint8_t hexv[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+	['F'] = 16,
+};
 
 int ima_hex2bin(const char *hex, size_t hexlen, uint8_t *out, size_t outmax)
 {
+	unsigned int bad = 0;
 	size_t i;
 
 	if (hexlen % 2 || hexlen / 2 > outmax)
 		return -1;
 	for (i = 0; i < hexlen / 2; i++) {
-		int hi = hexval((unsigned char)hex[2 * i]);
-		int lo = hexval((unsigned char)hex[2 * i + 1]);
+		unsigned int hi = hexv[(unsigned char)hex[2 * i]];
+		unsigned int lo = hexv[(unsigned char)hex[2 * i + 1]];
 
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
+		bad |= (hi - 1) | (lo - 1);	/* wraps to > 15 for 0 */
+		out[i] = (uint8_t)((hi - 1) << 4 | ((lo - 1) & 15));
 	}
-	return (int)(hexlen / 2);
+	return bad > 15 ? -1 : (int)(hexlen / 2);
 }
 
 void ima_bin2hex(const uint8_t *bin, size_t len, char *out)

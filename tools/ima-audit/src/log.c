@@ -411,7 +411,16 @@ int ima_reader_next(struct ima_reader *r, struct ima_record *rec)
 	rec->data_len = dlen;
 
 	rec->nfields = 0;
-	if (ima_template_lookup(rec->name, &rec->tmpl) && parse_fields(r, rec))
+	/* consecutive records mostly share a template: resolve it once */
+	if (!r->tmpl_valid || r->tmpl_name_len != namelen ||
+	    memcmp(r->tmpl_name, rec->name, namelen)) {
+		r->tmpl_found = ima_template_lookup(rec->name, &r->tmpl);
+		memcpy(r->tmpl_name, rec->name, namelen + 1);
+		r->tmpl_name_len = namelen;
+		r->tmpl_valid = true;
+	}
+	rec->tmpl = r->tmpl;
+	if (r->tmpl_found && parse_fields(r, rec))
 		return IMA_READ_MALFORMED;
 
 	r->start += need;

@@ -4,46 +4,76 @@
  * path with a chain of (algorithm, digest) pairs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ima_manifest.h"
 
+#define MF_LINE_MAX	8192		/* longest line ima_manifest_load takes */
+#define MF_CHUNK	(256u << 10)	/* read() size */
+#define MF_BLOCK	(256u << 10)	/* path and digest storage block */
+
+/* A digest of a path; the bytes live in the storage blocks. */
 struct mf_digest {
+	const uint8_t *d;
 	int32_t next;
 	uint8_t alg;
 	uint8_t len;
-	uint8_t d[IMA_MAX_DIGEST];
 };
 
 struct mf_path {
-	uint64_t hash;
-	char *path;		/* NULL: empty slot */
+	const char *path;	/* in the storage blocks, NUL-terminated */
 	uint32_t len;
 	int32_t first;		/* index into digests */
 };
 
+/*
+ * Table slot: idx 0 is empty, else path index + 1; hash is the high 32
+ * bits of path_hash(), which also pick the slot (so growing the table
+ * does not touch the paths).
+ */
+struct mf_slot {
+	uint32_t hash;
+	uint32_t idx;
+};
+
 struct ima_manifest {
-	struct mf_path *slots;
-	size_t nslots, npaths;
+	struct mf_slot *slots;
+	size_t nslots;
+	struct mf_path *paths;
+	size_t npaths, cap_paths;
 	struct mf_digest *digests;
-	size_t ndigests, cap;
-	char **blocks;		/* path storage */
+	size_t ndigests, cap_digests;
+	char **blocks;		/* storage */
 	size_t nblocks;
 	char *block;
 	size_t block_left;
 };
 
-static uint64_t fnv1a(const char *p, size_t len)
+/* Word-at-a-time multiply/xor-shift hash (paths are ~10-100 bytes). */
+static uint64_t path_hash(const char *p, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h = 0x243f6a8885a308d3ull ^ (len * k);
+	uint64_t w;
 
-	while (len--) {
-		h ^= (unsigned char)*p++;
-		h *= 0x100000001b3ull;
+	while (len >= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 29;
+		p += 8;
+		len -= 8;
 	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w) * k;
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ull;
+	h ^= h >> 32;
 	return h;
 }
 
@@ -72,6 +102,7 @@ void ima_manifest_free(struct ima_manifest *m)
 		free(m->blocks[i]);
 	free(m->blocks);
 	free(m->slots);
+	free(m->paths);
 	free(m->digests);
 	free(m);
 }
@@ -81,46 +112,61 @@ size_t ima_manifest_paths(const struct ima_manifest *m)
 	return m->npaths;
 }
 
-static struct mf_path *find(const struct ima_manifest *m, const char *path,
+/* The slot holding path, or the empty slot where it would go. */
+static struct mf_slot *find(const struct ima_manifest *m, const char *path,
 			    size_t len, uint64_t h)
 {
-	size_t i = h & (m->nslots - 1);
+	uint32_t h32 = (uint32_t)(h >> 32);
+	size_t mask = m->nslots - 1, i = h32 & mask;
 
 	for (;;) {
-		struct mf_path *s = &m->slots[i];
+		struct mf_slot *s = &m->slots[i];
+		const struct mf_path *mp;
 
-		if (!s->path || (s->hash == h && s->len == len &&
-				 !memcmp(s->path, path, len)))
+		if (!s->idx)
 			return s;
-		i = (i + 1) & (m->nslots - 1);
+		mp = &m->paths[s->idx - 1];
+		if (s->hash == h32 && mp->len == len &&
+		    !memcmp(mp->path, path, len))
+			return s;
+		i = (i + 1) & mask;
 	}
 }
 
 static int grow(struct ima_manifest *m)
 {
-	struct mf_path *old = m->slots;
-	size_t i, n = m->nslots;
+	struct mf_slot *old = m->slots;
+	size_t i, n = m->nslots, mask;
 
 	m->nslots *= 2;
+	mask = m->nslots - 1;
 	m->slots = calloc(m->nslots, sizeof(*m->slots));
 	if (!m->slots) {
 		m->slots = old;
 		m->nslots = n;
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (old[i].path)
-			*find(m, old[i].path, old[i].len, old[i].hash) = old[i];
+	for (i = 0; i < n; i++) {
+		size_t j = old[i].hash & mask;
+
+		if (!old[i].idx)
+			continue;
+		while (m->slots[j].idx)
+			j = (j + 1) & mask;
+		m->slots[j] = old[i];
+	}
 	free(old);
 	return 0;
 }
 
-static char *store(struct ima_manifest *m, const char *p, size_t len)
+static void *store(struct ima_manifest *m, const void *p, size_t len,
+		   bool nul)
 {
+	size_t need = len + (nul ? 1 : 0);
 	char *s;
 
-	if (m->block_left < len + 1) {
-		size_t sz = len + 1 > (64u << 10) ? len + 1 : (64u << 10);
+	if (m->block_left < need) {
+		size_t sz = need > MF_BLOCK ? need : MF_BLOCK;
 		char **nb = realloc(m->blocks,
 				    (m->nblocks + 1) * sizeof(*nb));
 
@@ -128,54 +174,79 @@ static char *store(struct ima_manifest *m, const char *p, size_t len)
 			return NULL;
 		m->blocks = nb;
 		m->block = malloc(sz);
-		if (!m->block)
+		if (!m->block) {
+			m->block_left = 0;
 			return NULL;
+		}
 		m->blocks[m->nblocks++] = m->block;
 		m->block_left = sz;
 	}
 	s = m->block;
 	memcpy(s, p, len);
-	s[len] = '\0';
-	m->block += len + 1;
-	m->block_left -= len + 1;
+	if (nul)
+		s[len] = '\0';
+	m->block += need;
+	m->block_left -= need;
 	return s;
+}
+
+/* arr with room for index n: itself, a bigger copy, or NULL (arr kept) */
+static void *reserve(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *na;
+
+	if (n < *cap)
+		return arr;
+	ncap = *cap ? 2 * *cap : 1024;
+	na = realloc(arr, ncap * size);
+	if (na)
+		*cap = ncap;
+	return na;
 }
 
 static int add(struct ima_manifest *m, const char *path, size_t plen,
 	       const struct ima_hash_algo *alg, const uint8_t *d)
 {
-	uint64_t h = fnv1a(path, plen);
-	struct mf_path *s;
+	uint64_t h = path_hash(path, plen);
 	struct mf_digest *md;
+	struct mf_path *mp;
+	struct mf_slot *s;
 
+	if (plen > UINT32_MAX || m->npaths >= INT32_MAX - 1 ||
+	    m->ndigests >= INT32_MAX - 1)
+		return -1;
 	if ((m->npaths + 1) * 4 > m->nslots * 3 && grow(m))
 		return -1;
-	if (m->ndigests == m->cap) {
-		size_t ncap = m->cap ? 2 * m->cap : 1024;
-		struct mf_digest *nd = realloc(m->digests,
-					       ncap * sizeof(*nd));
-
-		if (!nd)
-			return -1;
-		m->digests = nd;
-		m->cap = ncap;
-	}
+	md = reserve(m->digests, &m->cap_digests, m->ndigests, sizeof(*md));
+	if (!md)
+		return -1;
+	m->digests = md;
+	mp = reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
+	if (!mp)
+		return -1;
+	m->paths = mp;
 	s = find(m, path, plen, h);
-	if (!s->path) {
-		s->path = store(m, path, plen);
-		if (!s->path)
+	if (!s->idx) {
+		mp = &m->paths[m->npaths];
+		mp->path = store(m, path, plen, true);
+		if (!mp->path)
 			return -1;
-		s->hash = h;
-		s->len = (uint32_t)plen;
-		s->first = -1;
+		mp->len = (uint32_t)plen;
+		mp->first = -1;
+		s->hash = (uint32_t)(h >> 32);
 		m->npaths++;
+		s->idx = (uint32_t)m->npaths;
 	}
+	mp = &m->paths[s->idx - 1];
 	md = &m->digests[m->ndigests];
+	md->d = store(m, d, alg->size, false);
+	if (!md->d)
+		return -1;
 	md->alg = (uint8_t)alg->id;
 	md->len = (uint8_t)alg->size;
-	memcpy(md->d, d, alg->size);
-	md->next = s->first;
-	s->first = (int32_t)m->ndigests++;
+	md->next = mp->first;
+	mp->first = (int32_t)m->ndigests++;
 	return 0;
 }
 
@@ -283,53 +354,103 @@ int ima_manifest_parse(struct ima_manifest *m, const char *text, size_t len,
 	return 0;
 }
 
+/* One line of a file being loaded: as fgets() + strlen() saw it. */
+static int load_line(struct ima_manifest *m, const char *p, const char *eol,
+		     const char *path, unsigned int line, char *err,
+		     size_t errlen)
+{
+	const char *nul;
+
+	if (eol - p > MF_LINE_MAX - 2) {
+		snprintf(err, errlen, "%s:%u: line too long", path, line);
+		return -1;
+	}
+	nul = memchr(p, '\0', (size_t)(eol - p));
+	return parse_line(m, p, nul ? nul : eol, path, line, err, errlen);
+}
+
+/*
+ * Reads MF_CHUNK bytes at a time and parses the complete lines in place;
+ * an unfinished line (at most MF_LINE_MAX bytes) moves to the front.
+ */
 int ima_manifest_load(struct ima_manifest *m, const char *path, char *err,
 		      size_t errlen)
 {
-	char buf[8192];
+	size_t cap = MF_CHUNK + MF_LINE_MAX, have = 0;
 	unsigned int line = 0;
-	FILE *f = fopen(path, "r");
-	int rc = -1;
+	bool eof = false;
+	char *buf = NULL;
+	int fd, rc = -1;
 
-	if (!f) {
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t len = strlen(buf);
+	buf = malloc(cap);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	while (!eof) {
+		const char *p = buf, *end, *nl;
+		ssize_t got = read(fd, buf + have, cap - have);
 
-		line++;
-		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n') {
-			snprintf(err, errlen, "%s:%u: line too long", path,
-				 line);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "%s: read error", path);
 			goto out;
 		}
-		if (len && buf[len - 1] == '\n')
-			len--;
-		if (parse_line(m, buf, buf + len, path, line, err, errlen))
+		if (!got)
+			eof = true;
+		have += (size_t)got;
+		end = buf + have;
+		while (p < end) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			if (!nl && !eof)
+				break;
+			line++;
+			if (load_line(m, p, nl ? nl : end, path, line, err,
+				      errlen))
+				goto out;
+			p = nl ? nl + 1 : end;
+		}
+		have = (size_t)(end - p);
+		if (have >= MF_LINE_MAX - 1) {
+			snprintf(err, errlen, "%s:%u: line too long", path,
+				 line + 1);
 			goto out;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", path);
-		goto out;
+		}
+		memmove(buf, p, have);
 	}
 	rc = 0;
 out:
-	fclose(f);
+	free(buf);
+	close(fd);
 	return rc;
+}
+
+void ima_manifest_prefetch(const struct ima_manifest *m, const char *path,
+			   size_t plen)
+{
+	uint32_t h32 = (uint32_t)(path_hash(path, plen) >> 32);
+
+	__builtin_prefetch(&m->slots[h32 & (m->nslots - 1)]);
 }
 
 int ima_manifest_check(const struct ima_manifest *m, const char *path,
 		       size_t plen, const struct ima_hash_algo *alg,
 		       const uint8_t *digest, size_t dlen)
 {
-	const struct mf_path *s = find(m, path, plen, fnv1a(path, plen));
+	const struct mf_slot *s = find(m, path, plen, path_hash(path, plen));
 	int rc = IMA_MF_NO_ALGO;
 	int32_t i;
 
-	if (!s->path)
+	if (!s->idx)
 		return IMA_MF_UNKNOWN_PATH;
-	for (i = s->first; i >= 0; i = m->digests[i].next) {
+	for (i = m->paths[s->idx - 1].first; i >= 0;
+	     i = m->digests[i].next) {
 		const struct mf_digest *d = &m->digests[i];
 
 		if (d->alg != alg->id)

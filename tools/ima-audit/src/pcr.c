@@ -31,9 +31,12 @@ const char *ima_bank_name(int bank)
 	return bank_names[bank];
 }
 
+/* kernel enum hash_algo of each bank */
+static const int bank_ids[IMA_NR_BANKS] = { 2, 4, 5, 6 };
+
 const struct ima_hash_algo *ima_bank_algo(int bank)
 {
-	return ima_hash_by_name(bank_names[bank], (size_t)-1);
+	return ima_hash_by_id(bank_ids[bank]);
 }
 
 static int set_value(struct ima_pcr_values *v, int bank, unsigned long pcr,
