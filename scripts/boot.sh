@@ -113,4 +113,6 @@ fi
 [ -f "$rdir/complete" ] ||
 	die "the guest's results are incomplete (last test: $running); console tail: $(tail -n 5 "$console" | tr '\n' '|')"
 echo "$secs" >"$rdir/boot-seconds"
+# the kernel has no /proc/config.gz: keep its config beside the results
+cp "$kdir/out/config" "$rdir/kernel-config"
 log "guest done in ${secs}s; results in $rdir"

@@ -25,6 +25,8 @@ tally() {
 	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$tap" || true)
 	f=$(grep -cE '^not ok [0-9]+' "$tap" || true)
 	p=$((p - s))
+	# exit 77 (automake's "skipped") is fine when the TAP shows the skips
+	[ "$rc" = 77 ] && [ "$s" -gt 0 ] && rc=0
 	if ! grep -qE '^1\.\.[0-9]+' "$tap" || grep -q '^Bail out!' "$tap" ||
 		{ [ "$rc" != 0 ] && [ "$f" = 0 ]; }; then
 		echo "not ok - $name: suite did not finish (exit $rc, no plan or bailed out)"

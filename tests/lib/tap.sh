@@ -8,10 +8,11 @@
 #                                           it prints WANT (OK or an errno name)
 #   tap_skip NAME REASON                    not run, with the reason
 #   tap_bail REASON                         setup broken: stop the script
-#   tap_done                                prints the plan; exit status is
-#                                           the number of failures (max 99)
+#   tap_done                                prints the plan; exits 0 (pass),
+#                                           1 (a failure) or 77 (all skipped)
 # A skip is reported as "ok N - NAME # SKIP REASON" (TAP) and counted apart
-# from passes by every runner of this project.
+# from passes by every runner of this project. Exit codes follow automake:
+# 0 pass, 1 fail, 77 skipped, 99 setup broken (tap_bail).
 
 _tap_n=0
 _tap_fail=0
@@ -80,6 +81,7 @@ tap_bail() {
 
 tap_done() {
 	echo "1..$_tap_n"
-	[ "$_tap_fail" -le 99 ] || _tap_fail=99
-	exit "$_tap_fail"
+	[ "$_tap_fail" -eq 0 ] || exit 1
+	[ "$_tap_n" -gt 0 ] && [ "$_tap_skip" -eq "$_tap_n" ] && exit 77
+	exit 0
 }
