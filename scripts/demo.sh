@@ -30,9 +30,8 @@ h "Key chain"
 kv "CA (built into kernel)" "$(openssl x509 -in "$keys/ca.pem" -noout -subject | sed 's/^subject=//')"
 kv "IMA key" "$(openssl x509 -in "$keys/ima.pem" -noout -subject | sed 's/^subject=//')"
 kv "  certified by CA" "$(openssl verify -CAfile "$keys/ca.pem" "$keys/ima.pem" 2>&1 | sed 's/.*: //')"
-kv ".ima keyring (guest)" "$(awk '$8 ~ /^asymmetri/ {$1=$2=$3=$4=$5=$6=$7=$8=""; print}' "$rdir/keys.txt" |
-	sed 's/^ *//' | grep -c . ) keys"
-awk '$8 ~ /^asymmetri/ {$1=$2=$3=$4=$5=$6=$7=$8=""; sub(/^ */, ""); print "                         " $0}' "$rdir/keys.txt" | sort -u
+kv ".ima keyring (guest)" "$(grep -c . "$rdir/ima-keyring.txt" 2>/dev/null || echo 0) keys"
+sed 's/^/                         /' "$rdir/ima-keyring.txt" 2>/dev/null || true
 
 h "Policy"
 kv "signed policy by path" "$(cat "$rdir/policy-load") (/etc/ima/ima-policy)"
