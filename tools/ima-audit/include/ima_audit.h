@@ -76,8 +76,17 @@ struct ima_sig_counts {
 	uint64_t cache_hits;
 };
 
+/* What --json reports of a verified TPM quote (filled by the command). */
+struct ima_quote_summary {
+	bool tpm_generated;	/* magic and type of a TPM quote */
+	bool nonce_ok, sig_ok, pcrs_ok;
+	unsigned int reset_count, restart_count;
+	unsigned long long clock_ms;
+};
+
 struct ima_audit {
 	struct ima_audit_opts *opts;
+	const struct ima_quote_summary *quote;	/* NULL without --quote */
 	pthread_mutex_t lock;
 
 	/* input */

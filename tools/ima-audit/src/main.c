@@ -323,6 +323,7 @@ int main(int argc, char **argv)
 {
 	static struct ima_audit_opts opts;
 	static struct ima_quote_check qc;
+	struct ima_quote_summary qsum;
 	struct quote_args qa = { 0 };
 	bool quote = false, nonce_given = false;
 	struct ima_audit audit;
@@ -545,6 +546,20 @@ int main(int argc, char **argv)
 		if (rc == IMA_EXIT_OK && !audit.policy_found)
 			rc = IMA_EXIT_FAIL;
 	} else if (json) {
+		if (quote) {
+			qsum = (struct ima_quote_summary) {
+				.tpm_generated =
+					qc.quote.magic == TPM_GENERATED_VALUE &&
+					qc.quote.type == TPM_ST_ATTEST_QUOTE,
+				.nonce_ok = qc.nonce_ok,
+				.sig_ok = qc.sig_ok,
+				.pcrs_ok = qc.pcrs_ok,
+				.reset_count = qc.quote.reset_count,
+				.restart_count = qc.quote.restart_count,
+				.clock_ms = (unsigned long long)qc.quote.clock,
+			};
+			audit.quote = &qsum;
+		}
 		ima_report_json(&audit, stdout);
 	} else {
 		if (quote)

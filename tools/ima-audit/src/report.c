@@ -343,6 +343,18 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null,", out);
 	}
+	fputs("\"quote\":", out);
+	if (a->quote)
+		fprintf(out,
+			"{\"tpm_generated\":%s,\"nonce\":%s,\"signature\":%s,\"pcr_digest\":%s,\"reset_count\":%u,\"restart_count\":%u,\"clock_ms\":%llu},",
+			a->quote->tpm_generated ? "true" : "false",
+			a->quote->nonce_ok ? "\"match\"" : "\"mismatch\"",
+			a->quote->sig_ok ? "\"verified\"" : "\"bad\"",
+			a->quote->pcrs_ok ? "\"match\"" : "\"mismatch\"",
+			a->quote->reset_count, a->quote->restart_count,
+			a->quote->clock_ms);
+	else
+		fputs("null,", out);
 	fputs("\"failures\":[", out);
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
