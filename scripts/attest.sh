@@ -184,21 +184,20 @@ expect "genuine quote checked against a different AK public key is refused" \
 	1 'does not verify with the AK public key'
 
 # --- the measurement list
-d=$(case_dir altered)
-tamper alter "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
-audit "$d"
-expect "list with one entry altered ($(<"$d/which"), template hash recomputed) is refused" \
-	1 'PCR 10 sha(1|256) matches no prefix of the log'
-d=$(case_dir altered-naive)
-tamper alter-naive "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
-audit "$d"
-expect "list with one entry altered ($(<"$d/which"), template hash left) is refused" \
-	1 'template hash mismatch'
-d=$(case_dir removed)
-tamper remove "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
-audit "$d"
-expect "list with one entry removed ($(<"$d/which")) is refused" \
-	1 'PCR 10 sha(1|256) matches no prefix of the log'
+# list_case NAME MODE WHAT NOTE REASON: a list tampered with by MODE must
+# fail with REASON; DESCRIPTION names the entry the tamper helper chose
+list_case() {
+	local d
+	d=$(case_dir "$1")
+	tamper "$2" "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>"$d/which"
+	audit "$d"
+	expect "list with one entry $3 ($(<"$d/which")$4) is refused" 1 "$5"
+}
+list_case altered alter altered ", template hash recomputed" \
+	'PCR 10 sha(1|256) matches no prefix of the log'
+list_case altered-naive alter-naive altered ", template hash left" \
+	'template hash mismatch'
+list_case removed remove removed "" 'PCR 10 sha(1|256) matches no prefix of the log'
 d=$(case_dir appended)
 tamper append "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" 2>/dev/null
 audit "$d"
