@@ -3,7 +3,8 @@
 # sha256sum of the same 64 MiB in the same guest, with shash and ahash.
 # Inputs:  the patched kernel and image (make builds them first);
 #          BENCH_ROUNDS (default 9).
-# Outputs: medians and ratios on stdout; raw figures in
+# Outputs: medians and ratios on stdout (boots rootfs-bench.img, made by
+#          `make bench-kernel`); raw figures in
 #          build/<variant>/results/bench/tap/bench-loader.tap.
 . "$(dirname "$0")/lib.sh"
 

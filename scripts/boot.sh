@@ -19,7 +19,7 @@ run_name=${2:-$mode}
 variant=${KVARIANT:-patched}
 kdir=$CACHE/kernel/$variant
 vdir=$BUILD/$variant
-img=$vdir/rootfs.img
+img=$vdir/rootfs$IMAGE_TAG.img
 timeout_s=${BOOT_TIMEOUT:-900}
 [ -f "$kdir/out/bzImage" ] || die "no $variant kernel: run \`make kernel\` first"
 [ -f "$img" ] || die "no $variant image: run \`make image\` first"
@@ -98,9 +98,9 @@ secs=$(($(date +%s) - start))
 # Whatever the guest sent, even before a crash, is kept for the report.
 tar -xf "$work/results.img" -C "$rdir" 2>/dev/null || true
 running=$(cat "$rdir/running" 2>/dev/null || echo "boot or init")
-if grep -qE 'Kernel panic|BUG:|Oops|general protection fault' "$console"; then
-	grep -E -m 3 'Kernel panic|BUG:|Oops|general protection fault' "$console" >"$rdir/kernel-error"
-	grep -nE -m 5 'Kernel panic|BUG:|Oops|general protection fault|RIP:' "$console" >&2
+if console_errors "$console" >"$work/kernel-errors"; then
+	head -n 3 "$work/kernel-errors" >"$rdir/kernel-error"
+	head -n 5 "$work/kernel-errors" >&2
 	tail -n 25 "$console" >&2
 	die "the guest kernel oopsed or panicked during $running (console tail above; full log $console)"
 fi

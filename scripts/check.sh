@@ -3,7 +3,8 @@
 # results; one TAP stream per suite, then the closing "N passed, M failed".
 # Inputs: every stage's outputs (make builds them first), KVARIANT,
 #         CHECK_SUITES (default: host guest), CHECK_BOOTS (the guest boots,
-#         below), CHECK_RUN (name of the run, default check).
+#         default tests/guest/boots), CHECK_RUN (name of the run, default
+#         check).
 # Every guest boot's list is audited on the host (scripts/audit.sh).
 # Skips are counted apart from passes; a suite that crashes or reports no
 # plan counts as a failure.
@@ -15,27 +16,7 @@ suites=${CHECK_SUITES:-host guest}
 sumdir=$BUILD/$variant/check-$run_name
 rm -rf "$sumdir" && mkdir -p "$sumdir"
 
-pass=0 fail=0 skip=0
-
-# tally NAME TAPFILE RC: count one suite's TAP; a missing plan or a non-zero
-# exit with no failing line is a failure of its own
-tally() {
-	local name=$1 tap=$2 rc=$3 p f s
-	p=$(grep -cE '^ok [0-9]+' "$tap" | tr -d ' ' || true)
-	s=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$tap" || true)
-	f=$(grep -cE '^not ok [0-9]+' "$tap" || true)
-	p=$((p - s))
-	# exit 77 (automake's "skipped") is fine when the TAP shows the skips
-	[ "$rc" = 77 ] && [ "$s" -gt 0 ] && rc=0
-	if ! grep -qE '^1\.\.[0-9]+' "$tap" || grep -q '^Bail out!' "$tap" ||
-		{ [ "$rc" != 0 ] && [ "$f" = 0 ]; }; then
-		echo "not ok - $name: suite did not finish (exit $rc, no plan or bailed out)"
-		f=$((f + 1))
-	fi
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	printf '# %-34s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
-}
-
+pass=0 fail=0 skip=0 todo=0
 # suite NAME CMD...: run CMD, show and keep its TAP, tally it
 suite() {
 	local name=$1 rc=0 f
@@ -60,19 +41,19 @@ for s in $suites; do
 		done
 		;;
 	guest)
-		# one boot per line: name, test globs, extra kernel command line.
-		# Tests that may crash an unfixed kernel get boots of their own, so
-		# a crash there cannot hide other results. The main boot also
-		# carries a fresh nonce and ends with the TPM quote (90-attest).
+		# the boot table: tests/guest/boots (CHECK_BOOTS overrides, same
+		# format); the guest's kernel config travels with its results
 		while IFS='|' read -r boot glob extra; do
 			[ -n "$boot" ] || continue
 			rdir=$BUILD/$variant/results/$run_name-$boot
 			nonce=
 			[ "$boot" = main ] && nonce=$(openssl rand -hex 20)
 			rc=0
-			IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
-				"$TOP/scripts/boot.sh" check "$run_name-$boot" \
-				2> >(tee "$sumdir/boot-$boot.err" >&2) || rc=$?
+			# boot.sh's messages show as they come and are kept; the pipe
+			# is waited for, so the reason of a failed boot is never lost
+			{ IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
+				"$TOP/scripts/boot.sh" check "$run_name-$boot" 2>&1 >&3 3>&- |
+				tee "$sumdir/boot-$boot.err" >&2; } 3>&1 || rc=$?
 			for tap in "$rdir"/tap/*.tap; do
 				[ -f "$tap" ] || continue
 				n=$(basename "$tap" .tap)
@@ -86,14 +67,13 @@ for s in $suites; do
 				tally "guest/boot-$boot" "$sumdir/boot-$boot.tap" 1 >>"$sumdir/summary"
 				continue
 			fi
+			suite "guest/$boot/ran" "$TOP/scripts/boot-ran.sh" "$rdir" "$glob"
 			suite "audit/$boot" "$TOP/scripts/audit.sh" "$rdir"
 			if [ -n "$nonce" ]; then
 				suite "attest/$boot" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
 			fi
-		done <<<"${CHECK_BOOTS:-main|[0-7]*,9*|
-parser|8[0-4]-*|
-ahash|8[5-9]-*|ima.ahash_minsize=4096 ima_stack.policy=/etc/ima/loader-only-policy
-ahash-bufsize|8[5-9]-*|ima.ahash_minsize=4096 ima.ahash_bufsize=65536 ima_stack.policy=/etc/ima/loader-only-policy}"
+		done < <(if [ -n "${CHECK_BOOTS:-}" ]; then echo "$CHECK_BOOTS"; else
+			sed -e '/^#/d' -e '/^$/d' "$TOP/tests/guest/boots"; fi)
 		;;
 	*) die "unknown suite $s" ;;
 	esac
@@ -101,6 +81,11 @@ done
 
 echo "# --- summary ($variant kernel)"
 cat "$sumdir/summary" 2>/dev/null || true
+if [ "${todo:-0}" -gt 0 ]; then
+	echo "# ${todo} known limitation(s), reported as not ok # TODO (neither passed nor failed):"
+	grep -h '^not ok [0-9]*.*# TODO' "$sumdir"/*.tap "$BUILD/$variant"/results/"$run_name"-*/tap/*.tap 2>/dev/null |
+		sed 's/^not ok [0-9]* - /#   /' || true
+fi
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else

@@ -9,19 +9,19 @@ need mkfs.ext4 e2fsprogs
 
 variant=${KVARIANT:-patched}
 vdir=$BUILD/$variant
-img=$vdir/rootfs.img
+img=$vdir/rootfs$IMAGE_TAG.img
 [ -e "$BUILD/rootfs.tar" ] || die "no rootfs tarball: run \`make rootfs\` first"
-[ -f "$vdir/signed.stamp" ] || die "no signed tree for $variant: run \`make sign\` first"
+[ -f "$vdir/signed$IMAGE_TAG.stamp" ] || die "no signed tree for $variant: run \`make sign\` first"
 
 key=$( (readlink -f "$BUILD/rootfs.tar"; content_hash "$TOP/rootfs/overlay" \
-	"$TOP/tests/guest" "$TOP/tests/lib"; cat "$vdir/signed.stamp"
+	"$TOP/tests/guest" "$TOP/tests/lib"; cat "$vdir/signed$IMAGE_TAG.stamp"
 	sha256sum <"$0") | sha256sum | cut -c1-16)
 if stamp_ok "$key" "$img.stamp" && [ -f "$img" ]; then
 	log "image up to date ($img)"
 	exit 0
 fi
 rm -f "$img.stamp"
-root=$vdir/image-root
+root=$vdir/image-root$IMAGE_TAG
 rm -rf "$root" && mkdir -p "$root"
 run tar --xattrs --numeric-owner -C "$root" -xf "$BUILD/rootfs.tar"
 
@@ -34,7 +34,7 @@ rm -rf "$root/opt/ima-stack/tests/guest/bin"
 run gcc -static -O2 -Wall -Wextra -Werror -o "$root/opt/ima-stack/bin/kcall" \
 	"$TOP/tests/guest/bin/kcall.c"
 # signed material, xattrs and all (cp -a keeps security.ima)
-cp -a "$vdir/signed/." "$root/"
+cp -a "$vdir/signed$IMAGE_TAG/." "$root/"
 echo "ima-stack-guest" >"$root/etc/hostname"
 
 size_mb=$(($(du -sm "$root" | cut -f1) * 5 / 4 + 96))

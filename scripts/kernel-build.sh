@@ -21,7 +21,7 @@ kdir=$CACHE/kernel/$variant
 src=$kdir/src
 obj=$kdir/obj
 out=$kdir/out
-keys=$BUILD/keys/private
+keys=$KEYS_PRIVATE
 frags=${KCONFIG_FRAGMENTS:-$TOP/kernel-patches/config}
 [ -f "$kdir/src.stamp" ] || die "no $variant kernel tree: run \`make kernel-source\` first"
 [ -f "$keys/ca.pem" ] && [ -f "$keys/module.pem" ] || die "no keys: run \`make keys\` first"

@@ -26,7 +26,8 @@ mkdir -p "$kdir"
 ln -sfn "$kdir" "$BUILD/kernel-$variant"
 
 # 1. the pristine tree, extracted once per tarball
-tarhash=$(stat -c '%s-%Y' "$tarball")
+# (content, not size and mtime: a rebuilt package may keep both)
+tarhash=$(sha256sum <"$tarball" | cut -c1-16)
 if ! stamp_ok "$tarhash" "$pristine.stamp" || [ ! -f "$pristine/Makefile" ]; then
 	log "extracting $tarball (about a minute)"
 	rm -rf "$pristine" "$pristine.tmp" && mkdir -p "$pristine.tmp"

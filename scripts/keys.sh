@@ -15,7 +15,7 @@ ec) newkey=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1) ;;
 *) die "IMA_KEY_TYPE=$type: use rsa or ec" ;;
 esac
 
-dir=$CACHE/keys/$type
+dir=$KEYS_PRIVATE
 out=$BUILD/keys
 export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 umask 077
@@ -24,7 +24,15 @@ files=(ca.key ca.pem ima.key ima.pem ima.der module.pem rogue.key rogue.der)
 have=0
 for f in "${files[@]}"; do [ -s "$dir/$f" ] && have=$((have + 1)); done
 
+# the key descriptions are an input: keys made from other .cnf files are not
+# replaced silently
+cnf=$(content_hash "$TOP"/keys/*.cnf)
 if [ "$have" -eq "${#files[@]}" ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
+	if [ ! -f "$dir/cnf.hash" ]; then
+		echo "$cnf" >"$dir/cnf.hash"
+	elif ! stamp_ok "$cnf" "$dir/cnf.hash"; then
+		die "keys/*.cnf changed since the keys in $dir were made: run \`KEYS_REGEN=1 make keys\` to replace every key (the kernel is rebuilt with the new CA)"
+	fi
 	log "keeping existing keys in $dir"
 elif [ "$have" -gt 0 ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
 	die "$dir holds an incomplete key set ($have of ${#files[@]} files): remove it or run with KEYS_REGEN=1 to replace every key"
@@ -50,6 +58,7 @@ else
 	rm -f ima.csr ca.srl
 	run openssl verify -CAfile ca.pem ima.pem >/dev/null ||
 		die "the IMA certificate does not verify against the CA: remove $dir.new and retry"
+	echo "$cnf" >cnf.hash
 	chmod 0600 ./*
 	cd "$TOP"
 	rm -rf "$dir" && mv "$dir.new" "$dir"
@@ -64,4 +73,5 @@ for f in ca.pem ima.pem ima.der rogue.der; do
 	cmp -s "$dir/$f" "$out/$f" 2>/dev/null || cp "$dir/$f" "$out/$f"
 done
 chmod 0644 "$out"/*.pem "$out"/*.der
-ln -sfn "$dir" "$out/private"
+# (older trees linked the private directory here)
+rm -f "$out/private"

@@ -24,6 +24,7 @@ for v in unsigned tampered rogue; do
 done
 check_entry "unsigned blob measured although denied (no signature)" "$FWDIR/fw-unsigned.bin" unsigned
 check_entry "tampered blob measured with its stale signature" "$FWDIR/fw-tampered.bin"
+check_entry "rogue-signed blob measured with its foreign signature" "$FWDIR/fw-rogue.bin"
 tap_errno "request_firmware: missing blob" ENOENT \
 	kcall write "$TF/trigger_request" ima-stack/no-such.bin
 

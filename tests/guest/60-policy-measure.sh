@@ -27,9 +27,11 @@ tap_is "the newest ima_policy entry is the active policy, byte for byte" \
 d=$(awk '$3 == "ima-buf" && $5 == "ima_policy" {print $4}' "$ASCII" | tail -n 1)
 tap_is "its digest is sha256 of the policy text" "$d" "sha256:$(policy_text | sha256sum | cut -d' ' -f1)"
 
-tap_errno "unsigned update refused" EACCES kcall write "$POLICY" "$P/ima-policy-unsigned"
-tap_errno "text update refused" EACCES kcall write "$POLICY" "measure func=BPRM_CHECK"
-tap_is "refused updates log no ima_policy entry" "$(policy_entries | wc -l)" "$n0"
+# (that these are refused is 40-policy's check; an update that went through
+# would log an entry and fail the count below)
+kcall write "$POLICY" "$P/ima-policy-unsigned" >/dev/null || true
+kcall write "$POLICY" "measure func=BPRM_CHECK" >/dev/null || true
+tap_is "refused updates (unsigned file, text rule) log no ima_policy entry" "$(policy_entries | wc -l)" "$n0"
 
 tap_errno "a signed update appends rules" OK kcall write "$POLICY" "$P/extra.policy"
 tap_is "it logs exactly one new ima_policy entry" "$(policy_entries | wc -l)" "$((n0 + 1))"

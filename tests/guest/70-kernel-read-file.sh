@@ -14,12 +14,7 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 
 T=/sys/devices/virtual/misc/test_kernel_read_file
 F=$IMA_STACK/krf
-if [ ! -d "$T" ] && ! modprobe test_kernel_read_file 2>/tmp/modprobe.err; then
-	tap_skip "loader contract tests" \
-		"no test_kernel_read_file module in this kernel (kernel-patches 0004): $(head -c 200 /tmp/modprobe.err)"
-	tap_done
-fi
-tap_ok "test_kernel_read_file loaded (a signed module, via modprobe)"
+[ -d "$T" ] || need_module test_kernel_read_file TEST_KERNEL_READ_FILE
 
 # krf ID PATH [BUF_SIZE [WANT_FILE_SIZE]]: one kernel_read_file_from_path()
 # call; prints the errno name (OK on success). Sets $bytes and $digest.

@@ -13,8 +13,8 @@
 #   ak.pem ek.pem  the AK's and EK's public keys; ak.name  the AK's TPM name
 #   nonce        the qualifying data used (hex)
 #   binary_runtime_measurements  a copy taken after the quote
-# The guest only asserts that the tools ran and the files exist; the verdict
-# is the host's (ima-audit --quote).
+# The guest only asserts that the tools ran; the verdict is the host's
+# (ima-audit --quote).
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
@@ -32,11 +32,8 @@ if [ -z "$nonce" ]; then
 	tap_done
 fi
 # TPM2B_DATA holds at most a sha512 digest plus its algorithm id; keep to 64
-if [[ $nonce =~ ^([0-9a-fA-F]{2}){1,64}$ ]]; then
-	tap_ok "nonce from the host is 1-64 bytes of hex"
-else
+[[ $nonce =~ ^([0-9a-fA-F]{2}){1,64}$ ]] ||
 	tap_bail "nonce '$nonce' is not 1-64 bytes of hex"
-fi
 [ -c /dev/tpmrm0 ] || tap_bail "no /dev/tpmrm0 (TPM resource manager)"
 
 # Selection: PCRs 0-10 of the sha256 bank, and of sha1 when it is allocated.
@@ -63,12 +60,6 @@ tap_cmd "tpm2_quote over $list with the nonce as qualifying data" \
 # the list as it is now: it may have grown since the quote
 cp "$IMA_SFS/binary_runtime_measurements" "$out/binary_runtime_measurements"
 
-for f in quote.msg quote.sig quote.pcrs ak.pem ak.name binary_runtime_measurements; do
-	if [ -s "$out/$f" ]; then
-		tap_ok "attest/$f written"
-	else
-		tap_fail "attest/$f written" "missing or empty: $out/$f"
-	fi
-done
+# (whether these files prove anything is the host's verdict: scripts/attest.sh)
 
 tap_done

@@ -64,5 +64,4 @@ check_entry "the blob was measured with its signature" "$f"
 for k in shash ahash ahash-1m sha256sum dd; do
 	echo "# bench: $k rounds=$rounds us=${t[$k]# } median_us=$(tr ' ' '\n' <<<"${t[$k]# }" | median)"
 done
-tap_ok "benchmark ran ($rounds rounds)"
 tap_done

@@ -7,7 +7,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/tap.sh"
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 
-CACHE=${IMA_STACK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ima-stack}
+. "$TOP/scripts/paths.sh"
 bz=$CACHE/kernel/patched/out/bzImage
 img=$TOP/build/patched/rootfs.img
 if [ ! -f "$bz" ] || [ ! -f "$img" ]; then

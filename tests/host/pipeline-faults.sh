@@ -6,6 +6,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/tap.sh"
+. "$TOP/scripts/paths.sh"
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -50,15 +51,33 @@ fails "kernel-source: a series entry without its file is named" \
 	'series names 0002-missing.patch but .* does not exist' \
 	env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz" \
 	KSERIES="$tmp/p/series" "$TOP/scripts/kernel-source.sh"
-printf 'hello\n' | diff -q - "$tmp/cache/kernel/patched/src/file.c" >/dev/null &&
-	tap_ok "kernel-source: a failed series leaves no half-patched tree marked ready" ||
-	tap_fail "kernel-source: a failed series leaves no half-patched tree marked ready"
-[ ! -f "$tmp/cache/kernel/patched/src.stamp" ] &&
-	tap_ok "kernel-source: no stamp after a failure" ||
-	tap_fail "kernel-source: no stamp after a failure"
+# a series whose first patch applies and whose second does not: the tree is
+# left half-patched, so it must not be marked ready, and the next run (with
+# the series fixed) must start again from pristine, not patch twice
+cat >"$tmp/p/0001-good.patch" <<'P'
+--- a/file.c
++++ b/file.c
+@@ -1 +1 @@
+-hello
++hello again
+P
+printf '0001-good.patch\n0001-bad.patch\n' >"$tmp/p/series"
+kenv=(env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz"
+	KSERIES="$tmp/p/series")
+fails "kernel-source: the second patch of a series failing is named" \
+	'patch 0001-bad.patch \(#2 in series\) does not apply' "${kenv[@]}" "$TOP/scripts/kernel-source.sh"
+tap_is "kernel-source: the half-patched tree is not marked ready" \
+	"$(cat "$tmp/cache/kernel/patched/src.stamp" 2>/dev/null || echo none)" none
+printf '0001-good.patch\n' >"$tmp/p/series"
+if out=$("${kenv[@]}" "$TOP/scripts/kernel-source.sh" 2>&1); then
+	tap_is "kernel-source: after the fix the tree is pristine + the series, applied once" \
+		"$(cat "$tmp/cache/kernel/patched/src/file.c")" "hello again"
+else
+	tap_fail "kernel-source: after the fix the tree is pristine + the series, applied once" "$out"
+fi
 
 # --- kernel config: an option that cannot survive olddefconfig is named
-if [ -f "${IMA_STACK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ima-stack}/kernel/patched/src.stamp" ]; then
+if [ -f "$CACHE/kernel/patched/src.stamp" ]; then
 	cp -r "$TOP/kernel-patches/config" "$tmp/frags"
 	printf '# an option 6.1 does not have\nCONFIG_IMA_TRUSTED_KEYRING=y\n' >"$tmp/frags/zz-bad.config"
 	fails "kernel config: a dropped option is named" \

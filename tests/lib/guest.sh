@@ -95,3 +95,56 @@ dmesg_since() {
 kmark() {
 	echo "ima-stack-mark: $1" >/dev/kmsg
 }
+
+# kconfig SYMBOL: the running kernel's value of CONFIG_SYMBOL ("y", "m", a
+# string; empty when not set), from /proc/config.gz (IMA_STACK_KCONFIG names
+# another file, compressed or not). Returns 2 when there is no config to read.
+kconfig() {
+	local f=${IMA_STACK_KCONFIG:-/proc/config.gz}
+	[ -r "$f" ] || return 2
+	zcat -f "$f" | sed -n "s/^CONFIG_$1=//p"
+}
+
+# need_module MODULE SYMBOL: load MODULE (MODPROBE names the loader, for
+# host tests). When it does not load, the suite ends here: a failure (exit 1)
+# when the kernel was built with CONFIG_SYMBOL, a skip (exit 77) only when
+# it was built without it, setup broken (exit 99) when the config is unknown.
+need_module() {
+	local err v
+	err=$(${MODPROBE:-modprobe} "$1" 2>&1) && return 0
+	v=$(kconfig "$2") ||
+		tap_bail "$1 does not load and the kernel config (${IMA_STACK_KCONFIG:-/proc/config.gz}) cannot be read: is CONFIG_IKCONFIG_PROC set?"
+	if [ -z "$v" ]; then
+		tap_skip "$1 tests" "the kernel is built without CONFIG_$2"
+	else
+		tap_fail "$1 loads (the kernel has CONFIG_$2=$v)" "modprobe $1: ${err:-failed}"
+	fi
+	tap_done
+}
+
+# The suites' fixtures (tests/guest/*.fixtures, made by scripts/sign.sh):
+# one manifest per fragment, "file PATH SIZE SHA256 CLASS" and
+# "value NAME TEXT" lines.
+FIXTURES=${IMA_STACK_FIXTURES:-/opt/ima-stack/fixtures}
+
+# fixture_value FRAGMENT NAME: the value FRAGMENT declared (empty: bail out)
+fixture_value() {
+	local v
+	v=$(sed -n "s/^value $2 //p" "$FIXTURES/$1.manifest" 2>/dev/null)
+	if [ -z "$v" ]; then
+		echo "no value '$2' in $FIXTURES/$1.manifest" >&2
+		tap_bail "no value '$2' in $FIXTURES/$1.manifest"
+	fi
+	printf '%s\n' "$v"
+}
+
+# fixture_size PATH: the size the fixtures recorded for PATH (empty: bail)
+fixture_size() {
+	local v
+	v=$(awk -v p="$1" '$1 == "file" && $2 == p {print $3}' "$FIXTURES"/*.manifest 2>/dev/null)
+	if [ -z "$v" ]; then
+		echo "no fixture $1 in $FIXTURES" >&2
+		tap_bail "no fixture $1 in $FIXTURES"
+	fi
+	printf '%s\n' "$v"
+}

@@ -7,6 +7,9 @@
 #   tap_errno NAME WANT CMD...              CMD is a kcall invocation; ok when
 #                                           it prints WANT (OK or an errno name)
 #   tap_skip NAME REASON                    not run, with the reason
+#   tap_todo NAME REASON [DIAG...]          a known limitation: "not ok ... #
+#                                           TODO REASON", never a pass, not a
+#                                           failure of the suite
 #   tap_bail REASON                         setup broken: stop the script
 #   tap_done                                prints the plan; exits 0 (pass),
 #                                           1 (a failure) or 77 (all skipped)
@@ -72,6 +75,13 @@ tap_skip() {
 	_tap_n=$((_tap_n + 1))
 	_tap_skip=$((_tap_skip + 1))
 	echo "ok $_tap_n - $1 # SKIP $2"
+}
+
+tap_todo() {
+	_tap_n=$((_tap_n + 1))
+	echo "not ok $_tap_n - $1 # TODO $2"
+	shift 2
+	[ $# -eq 0 ] || _tap_diag "$@"
 }
 
 tap_bail() {

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Host tests of the harness itself: each class of "a check that cannot fail"
+# or "a failure that hides" has a case here built to trip it, with the
+# expected outcome written next to it. Nothing here touches this machine's
+# kernel: modprobe is a stub, consoles and results are files made here.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/tap.sh"
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run_rc CMD...: sets $rc and $out (stdout and stderr)
+run_rc() {
+	rc=0
+	out=$("$@" 2>&1) || rc=$?
+}
+
+# --- 1. the oops detector reads kernel reports only
+detect() { # FILE: "crash" or "clean"
+	if bash -c ". '$TOP/scripts/lib.sh'; console_errors '$1'" >/dev/null 2>&1; then
+		echo crash
+	else
+		echo clean
+	fi
+}
+cat >"$tmp/clean.log" <<'L'
+[    0.000000] Linux version 6.1.0 (ima-stack@build)
+ima-stack-init: running 10-firmware
+# BUG: a test diagnostic that quotes a kernel message
+not ok 3 - Oops: a test named after an oops
+ok 4 - Kernel panic - not syncing is not printed here
+[    5.123456] ima-stack-mark: BUG: a marker a test wrote to /dev/kmsg
+ima-stack-init: 10-firmware: exit 0, 12 ok, 0 not ok
+L
+tap_is "oops detector: test output and markers that mention BUG/Oops/panic are not oopses" \
+	"$(detect "$tmp/clean.log")" clean
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	{ cat "$tmp/clean.log"; printf '%s\r\n' "$line"; } >"$tmp/crash$n.log"
+	tap_is "oops detector: finds '${line:15:40}'" "$(detect "$tmp/crash$n.log")" crash
+done <<'L'
+[   12.345678] BUG: unable to handle page fault for address: ffffc90000d3d000
+[    3.100000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100
+[    7.000001] kernel BUG at include/linux/scatterlist.h:163!
+[    7.000002] Oops: 0000 [#1] PREEMPT SMP NOPTI
+[    9.000000] general protection fault, probably for non-canonical address 0xdead000000000100
+[   10.000000] WARNING: CPU: 1 PID: 213 at security/integrity/ima/ima_policy.c:1 ima_parse_add_rule+0x1/0x2
+L
+
+# --- 2. a boot runs exactly what its row of the boot table names
+g=$tmp/guest
+mkdir -p "$g" "$tmp/r/tap"
+for s in 10-a 20-b 90-c; do : >"$g/$s.sh"; done
+mkres() { # SUITES...: a results dir in which the guest ran SUITES
+	rm -rf "$tmp/r" && mkdir -p "$tmp/r/tap"
+	printf '%s\n' "$@" >"$tmp/r/suites"
+	for s in "$@"; do echo 'ok 1 - x' >"$tmp/r/tap/$s.tap"; echo 0 >"$tmp/r/tap/$s.rc"; done
+}
+ran() { GUEST_TESTS=$g "$TOP/scripts/boot-ran.sh" "$tmp/r" "$1"; }
+mkres 10-a 20-b 90-c
+run_rc ran '[0-2]*,9*'
+tap_is "boot-ran: the suites the table names all ran -> pass" "$rc" 0
+run_rc ran '[0-2]*,9*,3*'
+tap_is "boot-ran: a glob that matches no suite (a typo) -> fail" "$rc/$(grep -c '^not ok' <<<"$out")" 1/1
+mkres 10-a 90-c
+run_rc ran '[0-2]*,9*'
+tap_is "boot-ran: a suite that did not run in the guest -> fail" "$rc" 1
+mkres 10-a 20-b 90-c
+rm "$tmp/r/tap/20-b.rc"
+run_rc ran '[0-2]*,9*'
+tap_is "boot-ran: a suite without an exit status -> fail" "$rc" 1
+mkres 10-a 20-b 90-c
+echo '3*' >"$tmp/r/unmatched-globs"
+run_rc ran '[0-2]*,9*'
+tap_is "boot-ran: a glob the guest could not match -> fail" "$rc" 1
+
+# --- 3. a missing test module skips only when the kernel lacks it
+printf '#!/bin/sh\necho "modprobe: FATAL: Module $1 not found" >&2\nexit 1\n' >"$tmp/modprobe"
+chmod +x "$tmp/modprobe"
+need() { # CONFIG_FILE: run need_module against the stub modprobe
+	bash -c "set -euo pipefail; IMA_STACK_KCONFIG='$1' MODPROBE='$tmp/modprobe'
+		. '$TOP/tests/lib/tap.sh'; . '$TOP/tests/lib/guest.sh'
+		need_module test_kernel_read_file TEST_KERNEL_READ_FILE; tap_ok 'reached the tests'; tap_done"
+}
+printf 'CONFIG_IKCONFIG=y\nCONFIG_TEST_KERNEL_READ_FILE=m\n' >"$tmp/config-m"
+run_rc need "$tmp/config-m"
+tap_is "need_module: configured module that does not load -> not ok, exit 1" \
+	"$rc/$(grep -c '^not ok' <<<"$out")/$(grep -c 'reached the tests' <<<"$out")" 1/1/0
+printf 'CONFIG_IKCONFIG=y\n# CONFIG_TEST_KERNEL_READ_FILE is not set\n' >"$tmp/config-n"
+run_rc need "$tmp/config-n"
+tap_is "need_module: module the kernel is built without -> skip, exit 77" \
+	"$rc/$(grep -c '# SKIP' <<<"$out")" 77/1
+run_rc need "$tmp/no-such-config"
+tap_is "need_module: no kernel config to decide -> bail out, exit 99" "$rc" 99
+
+# --- 4. the tally: what counts as a pass, a failure, a skip, a todo
+tally_of() { # TAPTEXT RC: "pass fail skip todo"
+	printf '%s\n' "$1" >"$tmp/t.tap"
+	bash -c ". '$TOP/scripts/lib.sh'; pass=0 fail=0 skip=0 todo=0
+		tally t '$tmp/t.tap' '$2' >/dev/null; echo \$pass \$fail \$skip \$todo"
+}
+tap_is "tally: ok lines with a plan and exit 0 are passes" "$(tally_of $'ok 1 - a\nok 2 - b\n1..2' 0)" "2 0 0 0"
+tap_is "tally: no plan -> a failure" "$(tally_of $'ok 1 - a' 0)" "1 1 0 0"
+tap_is "tally: exit 77 without a skip line -> a failure" "$(tally_of $'ok 1 - a\n1..1' 77)" "1 1 0 0"
+tap_is "tally: a skip is not a pass" "$(tally_of $'ok 1 - a # SKIP why\n1..1' 77)" "0 0 1 0"
+tap_is "tally: not ok # TODO is neither a pass nor a failure" \
+	"$(tally_of $'ok 1 - a\nnot ok 2 - b # TODO known\n1..2' 0)" "1 0 0 1"
+tap_is "tally: a bail-out -> a failure" "$(tally_of $'ok 1 - a\nBail out! broken' 99)" "1 1 0 0"
+tap_is "tally: non-zero exit with only ok lines -> a failure" "$(tally_of $'ok 1 - a\n1..1' 2)" "1 1 0 0"
+
+tap_done
