@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make check: host tests, the guest suite, and the host audit of the guest's
 # results; one TAP stream per suite, then the closing "N passed, M failed".
-# Inputs: every stage's outputs (make builds them first), KVARIANT,
+# First runs the build stages (each a no-op when up to date; CHECK_BUILD=0
+# skips them) and prints every stage's and suite's time at the end.
+# Inputs: the sources of every stage, KVARIANT,
 #         CHECK_SUITES (default: host guest), CHECK_BOOTS (the guest boots,
 #         default tests/guest/boots), CHECK_RUN (name of the run, default
 #         check).
@@ -17,13 +19,42 @@ sumdir=$BUILD/$variant/check-$run_name
 rm -rf "$sumdir" && mkdir -p "$sumdir"
 
 pass=0 fail=0 skip=0 todo=0
+times=()
+
+# timed NAME CMD...: run CMD, remember how long it took
+timed() {
+	local n=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	times+=("$n $(($(date +%s) - t0))s")
+	return "$rc"
+}
+
+# 1. the build stages, each a no-op when its inputs are unchanged; the
+#    rootfs (network and disk bound) is made beside the kernel (CPU bound)
+if [ "${CHECK_BUILD:-1}" = 1 ]; then
+	t0=$(date +%s)
+	"$TOP/scripts/rootfs.sh" >"$LOGS/rootfs-stage.log" 2>&1 &
+	rpid=$!
+	timed keys "$TOP/scripts/keys.sh"
+	timed kernel-source "$TOP/scripts/kernel-source.sh"
+	timed kernel-build "$TOP/scripts/kernel-build.sh"
+	rrc=0
+	wait "$rpid" || rrc=$?
+	cat "$LOGS/rootfs-stage.log" >&2
+	[ "$rrc" = 0 ] || die "the rootfs stage failed (above)"
+	times+=("rootfs(beside) $(($(date +%s) - t0))s")
+	timed sign "$TOP/scripts/sign.sh"
+	timed image "$TOP/scripts/image.sh"
+fi
 # suite NAME CMD...: run CMD, show and keep its TAP, tally it
 suite() {
 	local name=$1 rc=0 f
 	shift
 	f=$sumdir/${name//\//-}
 	echo "# --- $name"
-	"$@" >"$f.tap" 2>"$f.err" || rc=$?
+	timed "$name" "$@" >"$f.tap" 2>"$f.err" || rc=$?
 	sed -n '/^\(not \)\?ok \|^#\|^Bail/p' "$f.tap"
 	if [ -s "$f.err" ] && [ "$rc" != 0 ]; then
 		tail -n 5 "$f.err" | sed 's/^/# stderr: /'
@@ -42,18 +73,43 @@ for s in $suites; do
 		;;
 	guest)
 		# the boot table: tests/guest/boots (CHECK_BOOTS overrides, same
-		# format); the guest's kernel config travels with its results
-		while IFS='|' read -r boot glob extra; do
+		# format). Boots run CHECK_JOBS at a time (default 2: TCG guests
+		# are mostly idle vCPUs), then their results are read in table
+		# order. Each boot's messages are kept whole in boot-NAME.err.
+		mapfile -t rows < <(if [ -n "${CHECK_BOOTS:-}" ]; then echo "$CHECK_BOOTS"; else
+			sed -e '/^#/d' -e '/^$/d' "$TOP/tests/guest/boots"; fi)
+		jmax=${CHECK_JOBS:-2}
+		nrun=0
+		for row in "${rows[@]}"; do
+			IFS='|' read -r boot glob extra <<<"$row"
 			[ -n "$boot" ] || continue
-			rdir=$BUILD/$variant/results/$run_name-$boot
 			nonce=
 			[ "$boot" = main ] && nonce=$(openssl rand -hex 20)
-			rc=0
-			# boot.sh's messages show as they come and are kept; the pipe
-			# is waited for, so the reason of a failed boot is never lost
-			{ IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
-				"$TOP/scripts/boot.sh" check "$run_name-$boot" 2>&1 >&3 3>&- |
-				tee "$sumdir/boot-$boot.err" >&2; } 3>&1 || rc=$?
+			echo "$nonce" >"$sumdir/boot-$boot.nonce"
+			if [ "$nrun" -ge "$jmax" ]; then
+				wait -n || true
+				nrun=$((nrun - 1))
+			fi
+			log "boot $boot: $glob${extra:+ ($extra)}"
+			(
+				t0=$(date +%s) brc=0
+				IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
+					"$TOP/scripts/boot.sh" check "$run_name-$boot" \
+					>"$sumdir/boot-$boot.out" 2>"$sumdir/boot-$boot.err" || brc=$?
+				echo "$brc $(($(date +%s) - t0))" >"$sumdir/boot-$boot.rc"
+			) &
+			nrun=$((nrun + 1))
+		done
+		wait
+		for row in "${rows[@]}"; do
+			IFS='|' read -r boot glob extra <<<"$row"
+			[ -n "$boot" ] || continue
+			rdir=$BUILD/$variant/results/$run_name-$boot
+			nonce=$(cat "$sumdir/boot-$boot.nonce")
+			read -r rc secs <"$sumdir/boot-$boot.rc" || rc=99 secs=?
+			times+=("boot-$boot ${secs}s")
+			echo "# --- boot $boot (exit $rc, ${secs}s)"
+			sed 's/^/#   /' "$sumdir/boot-$boot.err"
 			for tap in "$rdir"/tap/*.tap; do
 				[ -f "$tap" ] || continue
 				n=$(basename "$tap" .tap)
@@ -71,14 +127,15 @@ for s in $suites; do
 			suite "audit/$boot" "$TOP/scripts/audit.sh" "$rdir"
 			if [ -n "$nonce" ]; then
 				suite "attest/$boot" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
+				suite "verdicts/$boot" "$TOP/tests/host/boot/verdicts.sh" "$rdir" "$nonce"
 			fi
-		done < <(if [ -n "${CHECK_BOOTS:-}" ]; then echo "$CHECK_BOOTS"; else
-			sed -e '/^#/d' -e '/^$/d' "$TOP/tests/guest/boots"; fi)
+		done
 		;;
 	*) die "unknown suite $s" ;;
 	esac
 done
 
+echo "# --- times: ${times[*]} (total $(elapsed))"
 echo "# --- summary ($variant kernel)"
 cat "$sumdir/summary" 2>/dev/null || true
 if [ "${todo:-0}" -gt 0 ]; then

@@ -135,6 +135,8 @@ fixtures() {
 	local name=$1 frag=$2
 	(
 		trap 'printf "[%s] error: the fixtures of %s failed at %s:%s: %s\n" "$STAGE" "$name" "$frag" "$LINENO" "$BASH_COMMAND" >&2; exit 1' ERR
+		# "... | fx_text PATH" must record PATH in this shell
+		shopt -s lastpipe
 		FX_ROOT=$tmp KOUT=$kdir/out KOBJ=$kdir/obj
 		. "$frag"
 		mkdir -p "$tmp/opt/ima-stack/fixtures"
