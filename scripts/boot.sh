@@ -113,6 +113,10 @@ fi
 [ -f "$rdir/complete" ] ||
 	die "the guest's results are incomplete (last test: $running); console tail: $(tail -n 5 "$console" | tr '\n' '|')"
 echo "$secs" >"$rdir/boot-seconds"
+# the fixtures' manifests of the image that booted, from the host's signed
+# tree (never the guest's word): the host audit's expectations
+rm -rf "$rdir/fixtures"
+cp -r "$vdir/signed$IMAGE_TAG/opt/ima-stack/fixtures" "$rdir/fixtures"
 # the kernel has no /proc/config.gz: keep its config beside the results
 cp "$kdir/out/config" "$rdir/kernel-config"
 log "guest done in ${secs}s; results in $rdir"
