@@ -60,63 +60,10 @@ case_dir() {
 	echo "$tmp/$1"
 }
 
-# tamper MODE IN OUT [ARG]: binary edits of the guest's files (python3)
+# tamper MODE IN OUT [ARG]: an attacker's edit of the guest's files
+# (tools/ima-audit/gen/tamper.py, over the generator's list parser)
 tamper() {
-	python3 - "$@" <<'PY'
-import hashlib, struct, sys
-
-mode, src, dst = sys.argv[1:4]
-arg = sys.argv[4] if len(sys.argv) > 4 else None
-data = open(src, "rb").read()
-
-def records(b):
-    """(start, end, name, data_start) of each little-endian list record"""
-    off, out = 0, []
-    while off < len(b):
-        start = off
-        nlen = struct.unpack_from("<I", b, off + 24)[0]
-        name = b[off + 28:off + 28 + nlen]
-        off += 28 + nlen
-        dlen = struct.unpack_from("<I", b, off)[0]
-        out.append((start, off + 4 + dlen, name, off + 4))
-        off += 4 + dlen
-    return out
-
-if mode in ("alter", "alter-naive", "remove", "append"):
-    recs = records(data)
-    i = len(recs) // 2          # an entry in the middle, not boot_aggregate
-    start, end, name, dstart = recs[i]
-    if mode == "append":        # a well-formed entry the quote never saw
-        out = data + data[recs[-1][0]:recs[-1][1]]
-    elif mode == "remove":
-        out = data[:start] + data[end:]
-    else:
-        rec = bytearray(data[start:end])
-        d = dstart - start
-        # second field (n-ng, the path): u32 length, then the name
-        f1 = struct.unpack_from("<I", rec, d)[0]
-        p = d + 4 + f1 + 4
-        rec[p] ^= 0x01          # '/' -> '.'
-        if mode == "alter":     # an attacker recomputes the template hash
-            rec[4:24] = hashlib.sha1(bytes(rec[d:])).digest()
-        out = data[:start] + bytes(rec) + data[end:]
-    sys.stderr.write("entry %d (%s)\n" % (i, name.decode()))
-elif mode == "flip-last":       # last byte: sha256 PCR 10 in our selection
-    out = data[:-1] + bytes([data[-1] ^ 0x01])
-elif mode in ("set-nonce", "set-digest"):
-    # TPMS_ATTEST: magic, type, TPM2B qualifiedSigner, TPM2B extraData, ...
-    s = struct.unpack_from(">H", data, 6)[0]
-    e = 8 + s
-    elen = struct.unpack_from(">H", data, e)[0]
-    if mode == "set-nonce":
-        n = bytes.fromhex(arg)
-        out = data[:e] + struct.pack(">H", len(n)) + n + data[e + 2 + elen:]
-    else:                       # pcrDigest is the last 32 bytes (sha256)
-        out = data[:-32] + hashlib.sha256(open(arg, "rb").read()).digest()
-else:
-    sys.exit("unknown mode " + mode)
-open(dst, "wb").write(out)
-PY
+	python3 "$TOP/tools/ima-audit/gen/tamper.py" "$@"
 }
 
 # --- the genuine quote and list
@@ -172,8 +119,12 @@ expect "quote carrying the fresh nonce, signed by another key (not the AK), is r
 #     activation), which this demo does not do.
 cp "$d/attacker.pem" "$d/ak.pem"
 audit "$d"
-expect "limitation: the same forgery passes if the verifier trusts the attacker's key as the AK" \
-	0 'result: +PASS'
+if [ "$rc" = 0 ]; then
+	tap_todo "the same forgery is refused when the verifier is handed the attacker's key as the AK" \
+		"the AK is taken as given: no EK certificate chain, no credential activation"
+else
+	tap_ok "the same forgery is refused when the verifier is handed the attacker's key as the AK (exit $rc)"
+fi
 nonce=$nonce_real
 #     (c) The genuine quote, checked against another TPM's AK
 d=$(case_dir other-ak)

@@ -191,3 +191,30 @@ def write_key(key, path):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
+
+
+def records(data, endian="little"):
+    """Split a binary measurement list into its records.
+
+    Returns (start, end, template name, template data offset) for each
+    record, offsets into data; the inverse of Log.add() for every template
+    but "ima" (which has no template data length). Raises ValueError on a
+    record that runs past the end.
+    """
+    e = "<" if endian == "little" else ">"
+    off, out = 0, []
+    while off < len(data):
+        start = off
+        if off + 28 > len(data):
+            raise ValueError("truncated record header at %d" % off)
+        nlen = struct.unpack_from(e + "I", data, off + 24)[0]
+        name = data[off + 28:off + 28 + nlen]
+        off += 28 + nlen
+        if off + 4 > len(data):
+            raise ValueError("truncated record at %d" % start)
+        dlen = struct.unpack_from(e + "I", data, off)[0]
+        if off + 4 + dlen > len(data):
+            raise ValueError("template data past the end at %d" % start)
+        out.append((start, off + 4 + dlen, name.decode(), off + 4))
+        off += 4 + dlen
+    return out
