@@ -34,10 +34,10 @@ kernel: keys kernel-source
 rootfs: deps
 	@$(S)/rootfs.sh
 
-sign: kernel
+sign: kernel rootfs
 	@$(S)/sign.sh
 
-image: rootfs sign
+image: sign
 	@$(S)/image.sh
 
 demo: image

@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Stage sign: everything the guest's loader paths read, signed with the IMA
-# key (security.ima, evmctl v2 signatures) or, for modsig, with an appended
-# PKCS#7 signature; plus unsigned, tampered and rogue-signed copies for the
-# negative tests.
+# Stage sign: the guest's whole root file system, laid out and signed with
+# the IMA key as the last step before imaging: every regular file of the
+# Debian root, the overlay, the guest tests and kcall carries an evmctl v2
+# signature in security.ima (so that a policy may appraise everything that
+# is executed, mapped or read by root: policies/appraise-all), modules also
+# an appended one; then each suite's fixtures, with the unsigned, tampered
+# and rogue-signed copies the negative tests need. Those copies, and the
+# module signed only by an appended signature (FILE_CHECK knows no modsig),
+# are owned by nobody (uid 65534), so that appraisal of root-owned files
+# (FILE_CHECK fowner=0) leaves their reads alone and only the loader paths
+# judge them.
 # Inputs:  the keys (keys.sh), the kernel out/ and obj/ (kernel-build.sh),
-#          policies/, tests/guest/*.fixtures (each suite's fixtures, below).
-# Outputs: build/signed/, a tree laid out as in the guest, and its stamp.
+#          build/rootfs.tar (rootfs.sh), rootfs/overlay/, tests/guest/,
+#          tests/lib/, policies/.
+# Outputs: build/<variant>/signed/, the guest's tree, and its stamp.
 #          Rebuilt from scratch when an input changes; safe to run twice.
 . "$(dirname "$0")/lib.sh"
 need evmctl ima-evm-utils
@@ -18,9 +26,12 @@ out=$BUILD/$variant/signed$IMAGE_TAG
 [ -f "$kdir/out/stamp" ] || die "no $variant kernel: run \`make kernel\` first"
 [ -f "$keys/ima.key" ] || die "no keys: run \`make keys\` first"
 
+[ -e "$BUILD/rootfs.tar" ] || die "no rootfs tarball: run \`make rootfs\` first"
+
 key=$( (cat "$kdir/out/stamp"; sha256sum <"$keys/ima.pem"; sha256sum <"$keys/rogue.der"
-	content_hash "$TOP/policies" "$TOP"/tests/guest/*.fixtures; sha256sum <"$0"
-	echo "tag=$IMAGE_TAG") | sha256sum | cut -c1-16)
+	readlink -f "$BUILD/rootfs.tar"
+	content_hash "$TOP/policies" "$TOP/rootfs/overlay" "$TOP/tests/guest" "$TOP/tests/lib"
+	sha256sum <"$0"; echo "tag=$IMAGE_TAG") | sha256sum | cut -c1-16)
 if stamp_ok "$key" "$out.stamp" && [ -d "$out" ]; then
 	log "signed tree up to date (key $key)"
 	exit 0
@@ -125,6 +136,10 @@ fx_variants() {
 	fx_tamper "$base-tampered$ext"
 	fx_sign "$base-rogue$ext" rogue
 }
+declare -A fx_uid
+# fx_owner PATH UID: PATH owned by UID (else: root, and nobody for the
+# unsigned, tampered and rogue classes)
+fx_owner() { fx_uid[$1]=$2; }
 fx_values=()
 # fx_value NAME TEXT: a value the suite reads back (fixture_value NAME)
 fx_value() { fx_values+=("value $1 $2"); }
@@ -148,8 +163,27 @@ fixtures() {
 			done
 			for v in "${fx_values[@]}"; do printf '%s\n' "$v"; done
 		} >"$tmp/opt/ima-stack/fixtures/$name.manifest"
+		# what must not verify is not root's: see the head of this file
+		for p in "${fx_order[@]}"; do
+			case ${fx_class[$p]} in
+			unsigned | tampered | rogue | modsig) chown 65534:65534 "$FX_ROOT$p" ;;
+			esac
+			[ -z "${fx_uid[$p]:-}" ] || chown "${fx_uid[$p]}:${fx_uid[$p]}" "$FX_ROOT$p"
+		done
 	)
 }
+
+# 0. the Debian root, the overlay (init, configuration), the guest tests
+#    and their helpers
+t0=$(date +%s)
+run tar --xattrs --numeric-owner -C "$tmp" -xf "$BUILD/rootfs.tar"
+cp -a "$TOP/rootfs/overlay/." "$tmp/"
+mkdir -p "$tmp/opt/ima-stack/tests" "$tmp/opt/ima-stack/bin" "$tmp/etc/ima" "$tmp/etc/keys"
+cp -a "$TOP/tests/guest" "$TOP/tests/lib" "$tmp/opt/ima-stack/tests/"
+rm -rf "$tmp/opt/ima-stack/tests/guest/bin"
+run gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/opt/ima-stack/bin/kcall" \
+	"$TOP/tests/guest/bin/kcall.c"
+echo "ima-stack-guest" >"$tmp/etc/hostname"
 
 # 1. certificates: the kernel loads this one into .ima at boot
 cp "$keys/ima.der" "$tmp/etc/keys/x509_ima.der"
@@ -158,19 +192,35 @@ cp "$keys/ima.der" "$keys/rogue.der" "$tmp/opt/ima-stack/certs/"
 # with IMA_APPRAISE_MODSIG the kernel also puts its module signing cert on .ima
 openssl x509 -in "$keys/module.pem" -outform DER -out "$tmp/opt/ima-stack/certs/module.der"
 
-# 2. policies, signed
+# 2. policies
 for p in "$TOP"/policies/*; do
 	[ -f "$p" ] || continue
+	case $p in *.rules) continue ;; esac
 	cp "$p" "$tmp/etc/ima/$(basename "$p")"
-	ima_sign "$tmp/etc/ima/$(basename "$p")"
 done
+# appraise-all: every rule of the boot policy, then appraisal of everything
+# executed, mapped executable or read by root (policies/appraise-all.rules)
+cat "$TOP/policies/ima-policy" "$TOP/policies/appraise-all.rules" >"$tmp/etc/ima/appraise-all"
 
-# 3. the installed module tree, IMA-signed so that modprobe works under
-#    MODULE_CHECK appraisal
+# 3. the installed module tree (modprobe under MODULE_CHECK appraisal)
 release=$(cat "$kdir/out/release")
 mkdir -p "$tmp/usr/lib/modules"
 cp -a "$kdir/out/modules/lib/modules/$release" "$tmp/usr/lib/modules/"
-find "$tmp/usr/lib/modules" -name '*.ko' | while read -r m; do ima_sign "$m"; done
+
+# 3b. every regular file so far, signed: evmctl -r over disjoint subtrees,
+#     one per core (one evmctl process signs a whole subtree)
+find "$tmp" -mindepth 1 -maxdepth 1 -type f -print0 |
+	xargs -0 -r -n1 evmctl ima_sign --hashalgo sha256 --key "$keys/ima.key" >/dev/null 2>&1 ||
+	die "evmctl ima_sign failed on a top-level file of the guest tree"
+{ find "$tmp" -mindepth 1 -maxdepth 1 -type d ! -name usr; find "$tmp/usr" -mindepth 1 -maxdepth 1 -type d
+	find "$tmp/usr" -mindepth 1 -maxdepth 1 -type f; } |
+	xargs -r -P"$(nproc)" -n1 evmctl ima_sign -r --hashalgo sha256 --key "$keys/ima.key" >/dev/null 2>&1 ||
+	die "evmctl ima_sign -r failed in the guest tree: check the IMA key in $keys"
+nfiles=$(find "$tmp" -type f | wc -l)
+unsigned=$(find "$tmp" -type f -print0 | xargs -0 getfattr --absolute-names -n security.ima 2>&1 >/dev/null |
+	grep -c 'No such attribute') || true
+[ "$unsigned" = 0 ] || die "$unsigned of $nfiles files in the guest tree were left unsigned"
+log "signed all $nfiles files of the guest tree in $(($(date +%s) - t0)) s"
 
 # 4. every suite's fixtures; bench-loader's 64 MiB only in the bench image
 for frag in "$TOP"/tests/guest/*.fixtures; do
@@ -201,5 +251,4 @@ run evmctl ima_verify --key "$keys/ima.der" "$tmp/etc/ima/ima-policy" >/dev/null
 
 rm -rf "$out" && mv "$tmp" "$out"
 echo "$key" >"$out.stamp"
-n=$( (getfattr -R --absolute-names -n security.ima "$out" 2>/dev/null || true) | grep -c '^# file' || true)
-log "signed $n files, $nv fixture signatures checked with evmctl (key $key)"
+log "guest tree ready: $nfiles files signed, $nv fixture signatures checked with evmctl (key $key)"

@@ -30,11 +30,12 @@ tap_is ".ima holds the IMA key and the module signing key, nothing else" \
 tap_is "the signed policy loaded by path at boot" "$(<"$IMA_STACK_RESULTS/policy-load")" OK
 
 # its POLICY_CHECK entry: digest of the file and its signature
-entry=$(awk '$5 == "/etc/ima/ima-policy"' "$ASCII" | tail -n 1)
-tap_is "policy entry digest = sha256 of /etc/ima/ima-policy" \
-	"$(echo "$entry" | cut -d' ' -f4)" "sha256:$(sha256 /etc/ima/ima-policy)"
+p=$(<"$IMA_STACK_RESULTS/policy-path")
+entry=$(awk -v p="$p" '$5 == p' "$ASCII" | tail -n 1)
+tap_is "policy entry digest = sha256 of $p" \
+	"$(echo "$entry" | cut -d' ' -f4)" "sha256:$(sha256 "$p")"
 tap_is "policy entry signature = its security.ima" \
-	"$(echo "$entry" | cut -d' ' -f6)" "$(ima_xattr /etc/ima/ima-policy)"
+	"$(echo "$entry" | cut -d' ' -f6)" "$(ima_xattr "$p")"
 # (refused policy updates are 40-policy's)
 
 tap_done

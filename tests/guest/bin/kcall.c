@@ -8,6 +8,7 @@
  * 2 on a usage error.
  *
  *   kcall write PATH STRING        open(O_WRONLY) + one write() + close()
+ *   kcall write_new PATH STRING    the same with O_CREAT|O_EXCL (mode 0644)
  *   kcall hold PATH SECONDS        open(O_WRONLY), sleep, close (EBUSY tests)
  *   kcall finit_module PATH [ARGS] finit_module(2)
  *   kcall init_module PATH [ARGS]  init_module(2) from a buffer
@@ -17,6 +18,10 @@
  *   kcall kexec_load               kexec_load(2) with no segments
  *   kcall add_key TYPE DESC FILE KEYRING  add_key(2): payload from FILE,
  *                                  KEYRING a serial number
+ *   kcall read PATH                open(O_RDONLY) + read() of one byte
+ *   kcall exec PATH [ARG...]       execve(2) in a child; OK when execve
+ *                                  succeeded (whatever the program's exit)
+ *   kcall mmap_exec PATH           open(O_RDONLY) + mmap(PROT_READ|PROT_EXEC)
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  */
@@ -28,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,13 +53,13 @@ static int report(long rc)
 	return 0;
 }
 
-static int do_write(const char *path, const char *data)
+static int do_write(const char *path, const char *data, int flags)
 {
 	size_t len = strlen(data);
 	ssize_t n;
 	int fd, rc = 0;
 
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | flags, 0644);
 	if (fd < 0)
 		return report(-1);
 	n = write(fd, data, len);
@@ -65,6 +72,67 @@ static int do_write(const char *path, const char *data)
 	if (close(fd) < 0 && rc == 0)
 		rc = -1;
 	return report(rc);
+}
+
+static int do_read(const char *path)
+{
+	char c;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return report(-1);
+	if (read(fd, &c, 1) < 0) {
+		close(fd);
+		return report(-1);
+	}
+	close(fd);
+	return report(0);
+}
+
+/*
+ * The child reports execve()'s errno through a close-on-exec pipe: nothing
+ * arrives when execve() succeeded.
+ */
+static int do_exec(char **argv)
+{
+	int p[2], err = 0, status;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return report(-1);
+	pid = fork();
+	if (pid < 0)
+		return report(-1);
+	if (pid == 0) {
+		close(p[0]);
+		execv(argv[0], argv);
+		err = errno;
+		if (write(p[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(p[1]);
+	if (read(p[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	errno = err;
+	return report(err ? -1 : 0);
+}
+
+static int do_mmap_exec(const char *path)
+{
+	void *m;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return report(-1);
+	m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return report(-1);
+	munmap(m, 4096);
+	return report(0);
 }
 
 static int do_hold(const char *path, const char *secs)
@@ -195,11 +263,13 @@ static int do_errname(const char *num)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: kcall write PATH STRING | hold PATH SECONDS |\n"
+		"usage: kcall write PATH STRING | write_new PATH STRING |\n"
+		"       hold PATH SECONDS |\n"
 		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
-		"       add_key TYPE DESC FILE KEYRING | errname N | poweroff\n");
+		"       add_key TYPE DESC FILE KEYRING | read PATH |\n"
+		"       exec PATH [ARG...] | mmap_exec PATH | errname N | poweroff\n");
 	return 2;
 }
 
@@ -208,7 +278,9 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	if (!strcmp(cmd, "write") && argc == 4)
-		return do_write(argv[2], argv[3]);
+		return do_write(argv[2], argv[3], 0);
+	if (!strcmp(cmd, "write_new") && argc == 4)
+		return do_write(argv[2], argv[3], O_CREAT | O_EXCL);
 	if (!strcmp(cmd, "hold") && argc == 4)
 		return do_hold(argv[2], argv[3]);
 	if (!strcmp(cmd, "finit_module") && (argc == 3 || argc == 4))
@@ -227,6 +299,12 @@ int main(int argc, char **argv)
 				      KEXEC_ARCH_DEFAULT));
 	if (!strcmp(cmd, "add_key") && argc == 6)
 		return do_add_key(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "read") && argc == 3)
+		return do_read(argv[2]);
+	if (!strcmp(cmd, "exec") && argc >= 3)
+		return do_exec(argv + 2);
+	if (!strcmp(cmd, "mmap_exec") && argc == 3)
+		return do_mmap_exec(argv[2]);
 	if (!strcmp(cmd, "errname") && argc == 3)
 		return do_errname(argv[2]);
 	if (!strcmp(cmd, "poweroff") && argc == 2) {
