@@ -111,17 +111,4 @@ tap_is "tally: a bail-out -> a failure" "$(tally_of $'ok 1 - a\nBail out! broken
 tap_is "tally: non-zero exit with only ok lines -> a failure" "$(tally_of $'ok 1 - a\n1..1' 2)" "1 1 0 0"
 
 
-# --- 5. end to end: a boot whose glob names no suite fails make check's
-#     tally, although the guest itself reports nothing wrong
-. "$TOP/scripts/paths.sh"
-if [ -f "$BUILD/patched/rootfs.img" ] && [ -f "$CACHE/kernel/patched/out/bzImage" ]; then
-	run_rc env CHECK_SUITES=guest CHECK_BUILD=0 CHECK_RUN=harness-typo \
-		CHECK_BOOTS='typo|zz-no-such-suite*|' "$TOP/scripts/check.sh"
-	tap_is "check.sh: a boot table row whose glob matches nothing -> exit 1, failures counted" \
-		"$rc/$(tail -n 1 <<<"$out" | sed -E 's/^[0-9]+ passed, [1-9][0-9]* failed.*/counted/')" "1/counted"
-else
-	tap_skip "check.sh: a boot table row whose glob matches nothing fails" \
-		"no image or kernel yet (make check builds them before the host tests)"
-fi
-
 tap_done
