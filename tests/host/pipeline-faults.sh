@@ -41,16 +41,16 @@ cat >"$tmp/p/0001-bad.patch" <<'P'
 -goodbye
 +hello again
 P
+kenv=(env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz"
+	KSERIES="$tmp/p/series")
 printf '# fixes\n0001-bad.patch\n' >"$tmp/p/series"
 fails "kernel-source: a patch that does not apply is named" \
 	'kernel-source\] error: patch 0001-bad.patch \(#1 in series\) does not apply' \
-	env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz" \
-	KSERIES="$tmp/p/series" "$TOP/scripts/kernel-source.sh"
+	"${kenv[@]}" "$TOP/scripts/kernel-source.sh"
 printf '0002-missing.patch\n' >"$tmp/p/series"
 fails "kernel-source: a series entry without its file is named" \
 	'series names 0002-missing.patch but .* does not exist' \
-	env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz" \
-	KSERIES="$tmp/p/series" "$TOP/scripts/kernel-source.sh"
+	"${kenv[@]}" "$TOP/scripts/kernel-source.sh"
 # a series whose first patch applies and whose second does not: the tree is
 # left half-patched, so it must not be marked ready, and the next run (with
 # the series fixed) must start again from pristine, not patch twice
@@ -62,8 +62,6 @@ cat >"$tmp/p/0001-good.patch" <<'P'
 +hello again
 P
 printf '0001-good.patch\n0001-bad.patch\n' >"$tmp/p/series"
-kenv=(env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz"
-	KSERIES="$tmp/p/series")
 fails "kernel-source: the second patch of a series failing is named" \
 	'patch 0001-bad.patch \(#2 in series\) does not apply' "${kenv[@]}" "$TOP/scripts/kernel-source.sh"
 tap_is "kernel-source: the half-patched tree is not marked ready" \
