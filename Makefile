@@ -48,7 +48,7 @@ check: deps
 	@$(S)/check.sh
 
 shell: image
-	@$(S)/boot.sh shell
+	@KCMDLINE_EXTRA="$${IMA_STACK_POLICY:+ima_stack.policy=/etc/ima/user-policy}" $(S)/boot.sh shell
 
 # The guest suite on the same config without kernel-patches/series: the
 # tests for the series' fixes must fail there. Not part of `make check`.

@@ -10,6 +10,9 @@ variant=${KVARIANT:-patched}
 nonce=$(openssl rand -hex 20)
 # the main boot of make check (tests/guest/boots)
 row=$(boot_row main)
-IMA_STACK_TESTS=${row%%|*} KCMDLINE_EXTRA=${row#*|} IMA_STACK_NONCE=$nonce \
+# IMA_STACK_POLICY: the user's own policy (sign.sh installed it) is the one
+# loaded by path instead of ours; our suites then show what it enforces
+extra=${row#*|}${IMA_STACK_POLICY:+ ima_stack.policy=/etc/ima/user-policy}
+IMA_STACK_TESTS=${row%%|*} KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
 	"$TOP/scripts/boot.sh" check demo
 exec "$TOP/scripts/report.sh" "$BUILD/$variant/results/demo" "$nonce"

@@ -20,6 +20,68 @@ out=$BUILD/keys
 export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 umask 077
 
+# import_keys SRC: the user's own CA certificate and IMA key (IMA_STACK_KEYS)
+# instead of generated ones. SRC holds ca.pem (the CA the kernel will trust:
+# CA:TRUE, keyCertSign), ima.pem (certified by it: CA:FALSE,
+# digitalSignature) and ima.key (its private key, RSA or EC). The module
+# and rogue keys the tests need are generated beside them; the CA's private
+# key is never asked for. Checked before anything is written.
+import_keys() {
+	local src=$1 f ext pub1 pub2 kt
+	local fix="fix it in IMA_STACK_KEYS=$src, or unset IMA_STACK_KEYS to use generated keys"
+	[ -d "$src" ] || die "IMA_STACK_KEYS=$src is not a directory: give one holding ca.pem, ima.pem and ima.key"
+	for f in ca.pem ima.pem ima.key; do
+		[ -f "$src/$f" ] && [ -r "$src/$f" ] || die "IMA_STACK_KEYS=$src has no readable $f: $fix"
+	done
+	openssl x509 -in "$src/ca.pem" -noout 2>/dev/null ||
+		die "$src/ca.pem is not a PEM certificate: $fix"
+	openssl x509 -in "$src/ima.pem" -noout 2>/dev/null ||
+		die "$src/ima.pem is not a PEM certificate: $fix"
+	ext=$(openssl x509 -in "$src/ca.pem" -noout -ext basicConstraints,keyUsage 2>/dev/null)
+	grep -q 'CA:TRUE' <<<"$ext" ||
+		die "$src/ca.pem is not a CA certificate (no basicConstraints CA:TRUE): the kernel would not accept keys it certifies; $fix"
+	grep -q 'Certificate Sign' <<<"$ext" ||
+		die "$src/ca.pem lacks keyUsage keyCertSign: the kernel would not accept keys it certifies; $fix"
+	openssl verify -partial_chain -CAfile "$src/ca.pem" "$src/ima.pem" >/dev/null 2>&1 ||
+		die "$src/ima.pem is not certified by $src/ca.pem (openssl verify fails): the kernel would refuse it on .ima; $fix"
+	ext=$(openssl x509 -in "$src/ima.pem" -noout -ext basicConstraints,keyUsage 2>/dev/null)
+	! grep -q 'CA:TRUE' <<<"$ext" ||
+		die "$src/ima.pem is a CA certificate: IMA wants a leaf key (CA:FALSE); $fix"
+	grep -q 'Digital Signature' <<<"$ext" ||
+		die "$src/ima.pem lacks keyUsage digitalSignature: the kernel refuses it for IMA; $fix"
+	pub1=$(openssl pkey -in "$src/ima.key" -pubout 2>/dev/null) ||
+		die "$src/ima.key is not a readable unencrypted private key: $fix"
+	pub2=$(openssl x509 -in "$src/ima.pem" -noout -pubkey 2>/dev/null)
+	[ "$pub1" = "$pub2" ] || die "$src/ima.key is not the key of $src/ima.pem: $fix"
+	kt=$(openssl x509 -in "$src/ima.pem" -noout -text 2>/dev/null |
+		sed -n 's/^ *\(Public Key Algorithm\|ASN1 OID\): //p' | tr '\n' ' ')
+	case $kt in
+	"rsaEncryption ") newkey=(-newkey rsa:2048) ;;
+	"id-ecPublicKey prime256v1 ") newkey=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1) ;;
+	*) die "$src/ima.pem: only RSA and EC prime256v1 keys are supported here (found: ${kt:-none}); $fix" ;;
+	esac
+	if [ -f "$dir/import.hash" ] && stamp_ok "$(cat "$src/ca.pem" "$src/ima.pem" | sha256sum)" "$dir/import.hash"; then
+		log "keeping the imported keys in $dir"
+		return 0
+	fi
+	rm -rf "$dir.new" && mkdir -p "$dir.new"
+	cp "$src/ca.pem" "$src/ima.pem" "$src/ima.key" "$dir.new/"
+	(
+		cd "$dir.new"
+		run openssl x509 -in ima.pem -outform DER -out ima.der
+		run openssl req -x509 -new -newkey rsa:2048 -nodes -days 3650 -sha256 \
+			-config "$TOP/keys/module.cnf" -keyout module.key -out module.crt 2>/dev/null
+		cat module.key module.crt >module.pem && rm -f module.key module.crt
+		run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
+			-config "$TOP/keys/rogue.cnf" -keyout rogue.key -out rogue.pem 2>/dev/null
+		run openssl x509 -in rogue.pem -outform DER -out rogue.der
+		cat ca.pem ima.pem | sha256sum >import.hash
+		chmod 0600 ./*
+	)
+	rm -rf "$dir" && mv "$dir.new" "$dir"
+	log "imported the CA and IMA key of $src into $dir (the kernel is rebuilt to trust this CA)"
+}
+
 files=(ca.key ca.pem ima.key ima.pem ima.der module.pem rogue.key rogue.der)
 have=0
 for f in "${files[@]}"; do [ -s "$dir/$f" ] && have=$((have + 1)); done
@@ -27,7 +89,9 @@ for f in "${files[@]}"; do [ -s "$dir/$f" ] && have=$((have + 1)); done
 # the key descriptions are an input: keys made from other .cnf files are not
 # replaced silently
 cnf=$(content_hash "$TOP"/keys/*.cnf)
-if [ "$have" -eq "${#files[@]}" ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
+if [ -n "${IMA_STACK_KEYS:-}" ]; then
+	import_keys "$IMA_STACK_KEYS"
+elif [ "$have" -eq "${#files[@]}" ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
 	if [ ! -f "$dir/cnf.hash" ]; then
 		echo "$cnf" >"$dir/cnf.hash"
 	elif ! stamp_ok "$cnf" "$dir/cnf.hash"; then

@@ -10,7 +10,13 @@ IMAGE_TAG=${IMA_STACK_IMAGE_TAG:-}
 case $IMAGE_TAG in "" | -bench) ;; *) echo "IMA_STACK_IMAGE_TAG=$IMAGE_TAG: use -bench or nothing" >&2; exit 2 ;; esac
 # private keys live in the cache only (files 0600), one set per key type;
 # build/keys holds public material only
+# (IMA_STACK_KEYS=DIR imports the user's CA and IMA key: a key set of its
+# own, named by the certificates' hash)
 KEYS_PRIVATE=$CACHE/keys/${IMA_KEY_TYPE:-rsa}
+if [ -n "${IMA_STACK_KEYS:-}" ]; then
+	KEYS_PRIVATE=$CACHE/keys/import-$({ cat "$IMA_STACK_KEYS/ca.pem" "$IMA_STACK_KEYS/ima.pem" 2>/dev/null || :; } |
+		sha256sum | cut -c1-12)
+fi
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	case ${1:-} in
 	cache) echo "$CACHE" ;;

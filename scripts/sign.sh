@@ -20,6 +20,23 @@ need evmctl ima-evm-utils
 need setfattr attr
 
 variant=${KVARIANT:-patched}
+# the user's own inputs first, before anything is built or marked done:
+# IMA_STACK_POLICY=FILE (installed as /etc/ima/user-policy, loaded at boot by
+# make demo and make shell) and IMA_STACK_FILES=DIR (copied to
+# /opt/user-files, signed like the rest of the tree)
+user_policy=${IMA_STACK_POLICY:-} user_files=${IMA_STACK_FILES:-}
+if [ -n "$user_policy" ]; then
+	[ -f "$user_policy" ] && [ -r "$user_policy" ] ||
+		die "IMA_STACK_POLICY=$user_policy: no such readable file (give the path of an IMA policy, one rule a line)"
+	lint=$("$TOP/scripts/policy-lint.sh" "$user_policy" 2>&1) ||
+		die "IMA_STACK_POLICY=$user_policy does not parse as an IMA policy; fix these rules and run again:
+$lint"
+fi
+if [ -n "$user_files" ]; then
+	[ -d "$user_files" ] ||
+		die "IMA_STACK_FILES=$user_files: no such directory (give a directory; its tree is copied to /opt/user-files and signed)"
+	[ -r "$user_files" ] && [ -x "$user_files" ] || die "IMA_STACK_FILES=$user_files: the directory cannot be read"
+fi
 kdir=$CACHE/kernel/$variant
 keys=$KEYS_PRIVATE
 out=$BUILD/$variant/signed$IMAGE_TAG
@@ -31,7 +48,9 @@ out=$BUILD/$variant/signed$IMAGE_TAG
 key=$( (cat "$kdir/out/stamp"; sha256sum <"$keys/ima.pem"; sha256sum <"$keys/rogue.der"
 	readlink -f "$BUILD/rootfs.tar"
 	content_hash "$TOP/policies" "$TOP/rootfs/overlay" "$TOP/tests/guest" "$TOP/tests/lib"
-	sha256sum <"$0"; echo "tag=$IMAGE_TAG") | sha256sum | cut -c1-16)
+	sha256sum <"$0"; echo "tag=$IMAGE_TAG"
+	[ -z "$user_policy" ] || { echo user-policy; sha256sum <"$user_policy"; }
+	[ -z "$user_files" ] || { echo user-files; content_hash "$user_files"; }) | sha256sum | cut -c1-16)
 if stamp_ok "$key" "$out.stamp" && [ -d "$out" ]; then
 	log "signed tree up to date (key $key)"
 	exit 0
@@ -202,6 +221,17 @@ done
 # executed, mapped executable or read by root (policies/appraise-all.rules)
 cat "$TOP/policies/ima-policy" "$TOP/policies/appraise-all.rules" >"$tmp/etc/ima/appraise-all"
 
+# 2b. the user's own policy and files
+if [ -n "$user_policy" ]; then
+	cp "$user_policy" "$tmp/etc/ima/user-policy"
+	chmod 0644 "$tmp/etc/ima/user-policy"
+fi
+if [ -n "$user_files" ]; then
+	mkdir -p "$tmp/opt/user-files"
+	cp -a "$user_files/." "$tmp/opt/user-files/"
+	log "added $(find "$tmp/opt/user-files" -type f | wc -l) files of $user_files as /opt/user-files"
+fi
+
 # 3. the installed module tree (modprobe under MODULE_CHECK appraisal)
 release=$(cat "$kdir/out/release")
 mkdir -p "$tmp/usr/lib/modules"
@@ -246,8 +276,10 @@ while read -r _ path _ _ class; do
 	esac
 	nv=$((nv + 1))
 done < <(cat "$tmp"/opt/ima-stack/fixtures/*.manifest | grep '^file ')
-run evmctl ima_verify --key "$keys/ima.der" "$tmp/etc/ima/ima-policy" >/dev/null 2>&1 ||
-	die "evmctl ima_verify failed on the boot policy right after signing: check the IMA key in $keys"
+for p in ima-policy ${user_policy:+user-policy}; do
+	run evmctl ima_verify --key "$keys/ima.der" "$tmp/etc/ima/$p" >/dev/null 2>&1 ||
+		die "evmctl ima_verify failed on /etc/ima/$p right after signing: check the IMA key in $keys"
+done
 
 rm -rf "$out" && mv "$tmp" "$out"
 echo "$key" >"$out.stamp"
