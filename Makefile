@@ -6,6 +6,7 @@
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
+#   make bench-kernel / bench-appraise   figures: loader vs sha256sum; appraise-all cost
 #   make clean      drop build/ (caches stay); make distclean drops caches too
 # V=1 prints the commands. Stages are scripts/*.sh; each re-runs only when
 # its inputs change.
@@ -15,7 +16,8 @@ export V ?= 0
 S := scripts
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo check \
-	shell check-pristine series-check bench-kernel clean distclean
+	shell check-pristine series-check bench-kernel bench-appraise clean\
+	distclean
 
 all: image
 
@@ -70,6 +72,12 @@ bench-kernel: kernel rootfs
 	@IMA_STACK_IMAGE_TAG=-bench $(S)/sign.sh
 	@IMA_STACK_IMAGE_TAG=-bench $(S)/image.sh
 	@IMA_STACK_IMAGE_TAG=-bench $(S)/bench-kernel.sh
+
+# what appraising every file costs: boot-to-results under the measure-only
+# policy and under appraise-all (alternating boots), and the sign stage's
+# time; figures, not a test
+bench-appraise: image
+	@$(S)/bench-appraise.sh
 
 clean:
 	rm -rf build
