@@ -232,8 +232,27 @@ if [ -n "$user_files" ]; then
 	log "added $(find "$tmp/opt/user-files" -type f | wc -l) files of $user_files as /opt/user-files"
 fi
 
-# 3. the installed module tree (modprobe under MODULE_CHECK appraisal)
+# kselftest-policy (95-kselftests): every rule of the boot policy except
+# firmware appraisal, since the kernel's firmware selftests make their
+# firmware at run time; checked to differ by exactly that rule
+grep -v '^appraise func=FIRMWARE_CHECK ' "$TOP/policies/ima-policy" >"$tmp/etc/ima/kselftest-policy"
+[ "$(diff "$TOP/policies/ima-policy" "$tmp/etc/ima/kselftest-policy" | grep -c '^<')" = 1 ] ||
+	die "policies/ima-policy must have exactly one 'appraise func=FIRMWARE_CHECK' rule for the kselftest policy"
+
+# 2c. what standard test suites expect: the signed kernel at
+#     /boot/vmlinuz-RELEASE, and the kernel tree's own kselftests for the
+#     loader paths (firmware, kexec) in /opt/kselftests
 release=$(cat "$kdir/out/release")
+mkdir -p "$tmp/boot"
+cp "$kdir/out/bzImage" "$tmp/boot/vmlinuz-$release"
+ksb=$BUILD/$variant/kselftests.build
+rm -rf "$ksb"
+run make -s -C "$kdir/src/tools/testing/selftests" TARGETS="firmware kexec" O="$ksb" \
+	INSTALL_PATH="$tmp/opt/kselftests" install >"$LOGS/kselftests-$variant.log" 2>&1 ||
+	die "building the kernel's firmware and kexec selftests failed: see $LOGS/kselftests-$variant.log"
+rm -rf "$ksb"
+
+# 3. the installed module tree (modprobe under MODULE_CHECK appraisal)
 mkdir -p "$tmp/usr/lib/modules"
 cp -a "$kdir/out/modules/lib/modules/$release" "$tmp/usr/lib/modules/"
 

@@ -1,0 +1,33 @@
+#!/bin/bash
+# The kernel's own kselftests for the loader paths we patch (firmware,
+# kexec), run as a new user would run them, with the expectations of
+# 95-kselftests.expect: everything passes except the refusals declared
+# there, and each of those is asserted to happen for its stated reason.
+# Booted under /etc/ima/kselftest-policy (our policy without firmware
+# appraisal): the firmware tests write their firmware at run time, so no
+# signature can exist for it; unsigned firmware being refused under our
+# policy is 10-firmware's job.
+set -euo pipefail
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$IMA_STACK/tests/lib/tap.sh"
+. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/ksft.sh"
+
+KS=/opt/kselftests
+expect=$IMA_STACK/tests/guest/95-kselftests.expect
+[ -d "$KS" ] || tap_bail "no kselftests in the image ($KS)"
+tap_is "the boot runs under the kselftest policy" \
+	"$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
+	/etc/ima/kselftest-policy:OK
+
+# what a standard test expects of a Linux system (issue: standard suites)
+tap_cmd "/dev/shm is a tmpfs" grep -q '^[^ ]* /dev/shm tmpfs ' /proc/mounts
+tap_cmd "the running kernel's config is readable at /proc/config.gz" test -r /proc/config.gz
+tap_cmd "the signed kernel is at /boot/vmlinuz-$(uname -r)" test -s "/boot/vmlinuz-$(uname -r)"
+tap_is "init runs in a session keyring of its own (not the user-session keyring)" \
+	"$(keyctl rdescribe @s 2>/dev/null | sed "s/.*;//")" ima-stack-init
+tap_cmd "a loop device can be set up" losetup -f
+tap_cmd "the openssl command is there" openssl version
+
+ksft_expect "$expect" "$KS" "$IMA_STACK_RESULTS/kselftests"
+tap_done
