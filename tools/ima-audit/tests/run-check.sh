@@ -103,6 +103,25 @@ done
 
 run_golden "$B/asan/ima-audit"
 
+# Intent-based cases: expectations written by the generators from how each
+# case was built (tests/run-cases.py). A runner that cannot start fails.
+run_cases() {
+	dir=$1
+	label=$2
+	"${PYTHON:-python3}" "$here/tests/run-cases.py" "$B/asan/ima-audit" \
+		"$dir" "$label " >"$B/cases.out" 2>&1
+	seen=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) seen=$((seen + 1)); ok "${line#ok - }" ;;
+		"not ok - "*) seen=$((seen + 1)); not_ok "${line#not ok - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$B/cases.out"
+	[ $seen -gt 0 ] || not_ok "$label: no case ran" "$(tail -n 3 "$B/cases.out")"
+}
+run_cases "$here/tests/redteam" redteam
+
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
 set -- "$B"/fuzz/fuzz_*
 targets=0
