@@ -36,7 +36,9 @@ not_ok() {
 	[ -n "${2:-}" ] && echo "# $2"
 }
 
-# Golden tests: run from tests/golden so that arguments stay relative.
+# Golden snapshots (a format check only; the verdict is checked by the
+# intent-based cases below): run from tests/golden so that arguments stay
+# relative.
 run_golden() {
 	bin=$1
 	for args in "$golden"/*.args; do
@@ -120,6 +122,7 @@ run_cases() {
 	done <"$B/cases.out"
 	[ $seen -gt 0 ] || not_ok "$label: no case ran" "$(tail -n 3 "$B/cases.out")"
 }
+run_cases "$here/tests/golden" golden-intent
 run_cases "$here/tests/redteam" redteam
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
