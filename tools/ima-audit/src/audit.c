@@ -1159,8 +1159,11 @@ static void check_pcrs(struct ima_audit *a)
 			ima_audit_failc(a, rp->pending[p][k].index,
 					rp->pending[p][k].offset,
 					IMA_FC_UNCOVERED, NULL, 0,
-					"not covered: PCR %d values cover %llu of %llu measurements",
+					"PCR %d: entries %llu..%lld not covered by the %s (it covers %llu of %llu measurements)",
 					p,
+					(unsigned long long)rp->pending[p][0].index,
+					(long long)rp->last_index[p],
+					a->opts->quote ? "quote" : "PCR values",
 					(unsigned long long)rp->cover_count[p],
 					(unsigned long long)rp->count[p]);
 		}
