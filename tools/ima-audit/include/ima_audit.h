@@ -170,6 +170,7 @@ struct ima_audit {
 	struct hashq *hashq;	/* PCR replay on a worker thread */
 };
 
+/* -1 when out of memory; then a holds nothing to free. */
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts);
 /* Reads the whole list from the reader and runs every check. */
 void ima_audit_run(struct ima_audit *a, struct ima_reader *r);

@@ -496,6 +496,13 @@ static void run_job(void *arg, void *state)
 	uint8_t *slot;
 	int rc;
 
+	if (!state) {
+		/* the worker has no verifier (allocation failed): exit 3 */
+		pthread_mutex_lock(&a->lock);
+		a->oom = true;
+		pthread_mutex_unlock(&a->lock);
+		goto out;
+	}
 	if (!cache_key(j, key)) {
 		/* verify without the cache rather than share a slot */
 		slot = NULL;
@@ -595,12 +602,13 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
 	if (opts->keys.n) {
 		a->cache = calloc(CACHE_SLOTS, sizeof(*a->cache));
-		if (!a->cache)
+		if (a->cache)
+			a->pool = ima_pool_new(opts->jobs, 16, run_batch,
+					       verifier_new, verifier_free, a);
+		if (!a->pool) {
+			ima_audit_free(a);	/* nothing is left to free */
 			return -1;
-		a->pool = ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
-				       verifier_free, a);
-		if (!a->pool)
-			return -1;
+		}
 	}
 	return 0;
 }

@@ -376,9 +376,9 @@ static void add_pending(struct ima_replay *rp, uint32_t pcr, uint64_t index,
 {
 	uint64_t n = rp->npending[pcr]++;
 
-	if (n >= IMA_REPLAY_MAX_PENDING)
-		return;		/* counted, not listed */
-	if (n == rp->cap_pending[pcr]) {
+	if (n >= IMA_REPLAY_MAX_PENDING || rp->oom)
+		return;		/* counted, not listed (oom: exit 3) */
+	if (n >= rp->cap_pending[pcr]) {
 		size_t ncap = n ? 2 * n : 16;
 		struct ima_replay_entry *np;
 
