@@ -44,6 +44,8 @@ struct ima_audit_opts {
 	size_t expect_policy_len;
 	const char *expect_policy_name;
 	int jobs;			/* verification threads, 0: inline */
+	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
+					 * 65536; 0: 65536 (fuzzers: small) */
 	/*
 	 * What binds the list. A PCR is bound when a value of a bank other
 	 * than sha1 is given for it (pcrs; with a quote, the quoted values,
@@ -167,6 +169,7 @@ struct ima_audit {
 	struct ima_pool *pool;
 	struct sig_batch *batch;
 	uint8_t (*cache)[33];
+	unsigned int cache_slots;
 	struct hashq *hashq;	/* PCR replay on a worker thread */
 };
 

@@ -508,7 +508,7 @@ static void run_job(void *arg, void *state)
 		slot = NULL;
 		goto verify;
 	}
-	slot = a->cache[(key[0] | key[1] << 8) & (CACHE_SLOTS - 1)];
+	slot = a->cache[(key[0] | key[1] << 8) & (a->cache_slots - 1)];
 	pthread_mutex_lock(&a->lock);
 	if (slot[32] && !memcmp(slot, key, 32)) {
 		rc = slot[32] - 1;
@@ -601,7 +601,12 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 		a->hashq = hq_new(opts->banks, &opts->pcrs);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
 	if (opts->keys.n) {
-		a->cache = calloc(CACHE_SLOTS, sizeof(*a->cache));
+		a->cache_slots = opts->cache_slots ? opts->cache_slots :
+				 CACHE_SLOTS;
+		if (a->cache_slots & (a->cache_slots - 1) ||
+		    a->cache_slots > CACHE_SLOTS)
+			a->cache_slots = CACHE_SLOTS;
+		a->cache = calloc(a->cache_slots, sizeof(*a->cache));
 		if (a->cache)
 			a->pool = ima_pool_new(opts->jobs, 16, run_batch,
 					       verifier_new, verifier_free, a);
@@ -618,6 +623,11 @@ void ima_audit_free(struct ima_audit *a)
 	size_t i;
 
 	hq_finish(a);	/* if ima_audit_run was not called */
+	if (a->pool) {
+		flush_batch(a);
+		ima_pool_finish(a->pool);
+		a->pool = NULL;
+	}
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
@@ -1254,7 +1264,11 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 
 	if (!rec) {
 		a->io_error = true;
+		a->oom = true;
 		snprintf(a->error, sizeof(a->error), "out of memory");
+		hq_finish(a);
+		ima_pool_finish(a->pool);	/* no worker outlives the run */
+		a->pool = NULL;
 		return;
 	}
 	for (;;) {

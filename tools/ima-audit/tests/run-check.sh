@@ -73,12 +73,16 @@ fi
 
 echo "TAP version 13"
 
-# Unit tests: cmocka prints TAP with its own numbering; renumber.
-for t in "$B"/asan/test_*; do
+# Unit tests: cmocka prints TAP with its own numbering; renumber. Each runs
+# under ASan/UBSan, then under ThreadSanitizer (tsan: prefix).
+for t in "$B"/asan/test_* "$B"/tsan/test_*; do
+	case $t in *.o | *.d) continue ;; esac
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
+	case $t in "$B"/tsan/*) name=tsan:$name ;; esac
 	out=$B/$name.tap
-	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>"$out.err"
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" CMOCKA_MESSAGE_OUTPUT=TAP "$t" \
+		>"$out" 2>"$out.err"
 	rc=$?
 	seen=0
 	before=$fail
@@ -110,7 +114,9 @@ run_golden "$B/asan/ima-audit"
 run_cases() {
 	dir=$1
 	label=$2
-	"${PYTHON:-python3}" "$here/tests/run-cases.py" "$B/asan/ima-audit" \
+	bin=${3:-$B/asan/ima-audit}
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+		"${PYTHON:-python3}" "$here/tests/run-cases.py" "$bin" \
 		"$dir" "$label " >"$B/cases.out" 2>&1
 	seen=0
 	while IFS= read -r line; do
@@ -124,6 +130,8 @@ run_cases() {
 }
 run_cases "$here/tests/golden" golden-intent
 run_cases "$here/tests/redteam" redteam
+run_cases "$here/tests/golden" tsan:golden-intent "$B/tsan/ima-audit"
+run_cases "$here/tests/redteam" tsan:redteam "$B/tsan/ima-audit"
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
 set -- "$B"/fuzz/fuzz_*

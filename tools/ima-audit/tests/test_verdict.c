@@ -29,9 +29,12 @@ void *__real_realloc(void *p, size_t n);
 static long fail_at;	/* 0: never; n: the nth allocation fails */
 static long nalloc;
 
+/* workers allocate too: the counter is atomic */
 static bool inject(void)
 {
-	return fail_at && ++nalloc == fail_at;
+	long at = __atomic_load_n(&fail_at, __ATOMIC_SEQ_CST);
+
+	return at && __atomic_add_fetch(&nalloc, 1, __ATOMIC_SEQ_CST) == at;
 }
 
 void *__wrap_malloc(size_t n)
@@ -422,11 +425,11 @@ static void test_alloc_failures(void **state)
 		opts.expect_policy = (const uint8_t *)"measure func=BPRM_CHECK\n";
 		opts.expect_policy_len = 24;
 		opts.expect_policy_name = "p";
-		nalloc = 0;
-		fail_at = n;
+		__atomic_store_n(&nalloc, 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&fail_at, n, __ATOMIC_SEQ_CST);
 		rc = run(&l);
-		fail_at = 0;
-		total = nalloc;
+		__atomic_store_n(&fail_at, 0, __ATOMIC_SEQ_CST);
+		total = __atomic_load_n(&nalloc, __ATOMIC_SEQ_CST);
 		if (!n) {
 			assert_int_equal(rc, IMA_EXIT_FAIL);
 			want = a.failure_count;
