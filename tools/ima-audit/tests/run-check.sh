@@ -130,8 +130,10 @@ run_cases() {
 }
 run_cases "$here/tests/golden" golden-intent
 run_cases "$here/tests/redteam" redteam
+run_cases "$here/tests/real" real
 run_cases "$here/tests/golden" tsan:golden-intent "$B/tsan/ima-audit"
 run_cases "$here/tests/redteam" tsan:redteam "$B/tsan/ima-audit"
+run_cases "$here/tests/real" tsan:real "$B/tsan/ima-audit"
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
 set -- "$B"/fuzz/fuzz_*
