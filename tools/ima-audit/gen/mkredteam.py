@@ -352,6 +352,9 @@ write("sha1-only.pcrs", pcr_text(gstate, banks=("sha1",)))
 case("rt-sha1-only-pcrs", "no quote, sha1 values only: no PCR bound", glog,
      ["--pcrs", "sha1-only.pcrs"], 1,
      [(i, "unbound-pcr") for i in range(n)])
+case("rt-sha1-only-pcrs-allowed", "sha1 values only, --allow-sha1: passes, "
+     "the waiver printed", glog, ["--pcrs", "sha1-only.pcrs", "--allow-sha1"],
+     0, has=["sha1 values bind PCRs (--allow-sha1)"])
 case("rt-sel-duplicate", "the sha256 bank selected twice: exit 3", glog,
      quote_files("rt-sel-duplicate", gstate,
                  sel=[("sha256", SEL), ("sha256", SEL)]), 3,
@@ -369,6 +372,12 @@ case("rt-sel-empty-bitmap", "a sha256 selection with no PCR set", glog,
 write("evmctl-sha256.pcrs", imalog.evmctl_pcrs(glog, gstate, "sha256"))
 case("interop-evmctl-pcrs", "evmctl's PCR file as it is: passes", glog,
      ["--pcrs", "sha256,evmctl-sha256.pcrs"], 0)
+write("evmctl-sha1.pcrs", imalog.evmctl_pcrs(glog, gstate, "sha1"))
+case("interop-evmctl-sha1", "evmctl's sha1 PCR file alone binds nothing",
+     glog, ["--pcrs", "sha1,evmctl-sha1.pcrs"], 1,
+     [(i, "unbound-pcr") for i in range(n)])
+case("interop-evmctl-sha1-allowed", "the same with --allow-sha1: passes",
+     glog, ["--pcrs", "sha1,evmctl-sha1.pcrs", "--allow-sha1"], 0)
 case("interop-evmctl-pcrs-tail", "evmctl's PCR file read before the last "
      "entries: uncovered", build(G + [entry_file(70)]),
      ["--pcrs", "sha256,evmctl-sha256.pcrs"], 1, [(7, "uncovered")])

@@ -58,6 +58,7 @@ struct ima_audit_opts {
 	uint32_t ignore_pcrs;		/* --ignore-pcr: waived, reported */
 	bool allow_uncovered;		/* uncovered tails reported only */
 	bool allow_unverified_boot;	/* with a quote: waive boot_aggregate */
+	bool allow_sha1;		/* sha1 values bind too (waiver) */
 	const struct ima_quote_check *quote;	/* verified quote, or NULL */
 };
 
@@ -147,14 +148,14 @@ struct ima_audit {
 
 	/* ima_policy entries seen; the recorded one is chosen at the end */
 	struct ima_policy_entry {
-		uint64_t index;
+		uint64_t index, offset;
 		uint32_t pcr;
 		uint8_t *data;
 		size_t len;
 	} *policies;
 	size_t npolicies;
 	bool policy_found;
-	uint64_t policy_index;
+	uint64_t policy_index, policy_offset;
 	uint8_t *policy;
 	size_t policy_len;
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */

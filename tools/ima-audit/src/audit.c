@@ -476,12 +476,14 @@ static void report_sig(struct sig_job *j, int rc, bool cached)
 		}
 		break;
 	case IMA_SIG_MALFORMED:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_MALFORMED, j->path, j->plen,
+		ima_audit_failc(a, j->index, j->offset,
+				IMA_FC_SIG_MALFORMED, j->path, j->plen,
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
 	default:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
+		ima_audit_failc(a, j->index, j->offset,
+				IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
 			       "%s: unsupported algorithm or key type (%s)",
 			       what, j->alg->name);
 		break;
@@ -575,7 +577,7 @@ static void bind(struct ima_audit *a, struct ima_audit_opts *opts)
 	}
 	for (p = 0; p < IMA_NR_PCRS; p++)
 		for (b = 0; b < IMA_NR_BANKS; b++)
-			if (b != IMA_BANK_SHA1 &&
+			if ((b != IMA_BANK_SHA1 || opts->allow_sha1) &&
 			    (opts->pcrs.have[b] & (1u << p)))
 				a->bound |= 1u << p;
 	a->bound &= ~opts->ignore_pcrs;
@@ -841,7 +843,8 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		if (ima_digest(e->alg, buf->data, buf->len, d) ||
 		    memcmp(d, e->digest, e->dlen)) {
 			a->buf_failed++;
-			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BUF_DIGEST, e->path, e->plen,
+			ima_audit_failc(a, rec->index, rec->offset,
+					IMA_FC_BUF_DIGEST, e->path, e->plen,
 				       "buffer digest does not match d-ng");
 		}
 	}
@@ -864,6 +867,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		memcpy(copy, buf->data, buf->len);
 		a->policies = np;
 		np[a->npolicies].index = rec->index;
+		np[a->npolicies].offset = rec->offset;
 		np[a->npolicies].pcr = rec->pcr;
 		np[a->npolicies].data = copy;
 		np[a->npolicies].len = buf->len;
@@ -893,6 +897,7 @@ static void pick_policy(struct ima_audit *a)
 		a->policy = pe->data;
 		a->policy_len = pe->len;
 		a->policy_index = pe->index;
+		a->policy_offset = pe->offset;
 		a->policy_found = true;
 		return;
 	}
@@ -964,7 +969,8 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			pthread_mutex_unlock(&a->lock);
 			if (rc == IMA_SIG_UNSUPPORTED)
-				ima_audit_failc(a, rec->index, rec->offset, IMA_FC_SIG_UNSUPPORTED, e->path, e->plen,
+				ima_audit_failc(a, rec->index, rec->offset,
+						IMA_FC_SIG_UNSUPPORTED, e->path, e->plen,
 					       "unsupported signature type 0x%02x version %u",
 					       h.type, h.version);
 			else
@@ -997,7 +1003,8 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			a->sig.modsig_failed++;
 			pthread_mutex_unlock(&a->lock);
-			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_SIG_MALFORMED, e->path, e->plen,
+			ima_audit_failc(a, rec->index, rec->offset,
+					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
@@ -1240,7 +1247,8 @@ static void check_policy(struct ima_audit *a)
 		snprintf(a->policy_diff, sizeof(a->policy_diff),
 			 "first difference at line %zu (byte %zu) of %s",
 			 line, i, a->opts->expect_policy_name);
-	ima_audit_failc(a, a->policy_index, 0, IMA_FC_POLICY, NULL, 0,
+	ima_audit_failc(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
+			NULL, 0,
 		       "policy: %s", a->policy_diff);
 }
 

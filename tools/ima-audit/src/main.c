@@ -30,6 +30,8 @@ static const char usage_text[] =
 "  --tpm-sysfs[=DIR]     read DIR/pcr-ALG/N (default " DEFAULT_SYSFS ")\n"
 "  --pcrs ALG,FILE       evmctl's PCR file: 'PCR-NN: HEX' lines for bank ALG\n"
 "  --ignore-pcr N[-M]    entries on these PCRs need no value (waiver, reported)\n"
+"  --allow-sha1          sha1 values bind PCRs too (waiver, reported; a sha1-only\n"
+"                        TPM or evmctl --pcrs sha1,FILE)\n"
 "  --allow-uncovered     entries after the last covered prefix are reported,\n"
 "                        not failures (with or without a quote)\n"
 "  --require-coverage    accepted for compatibility: coverage is always required\n"
@@ -71,7 +73,7 @@ enum {
 	OPT_EXPECT_POLICY, OPT_BYTE_ORDER, OPT_MAX_SIZE, OPT_MAX_ENTRY,
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
-	OPT_ALLOW_UNVERIFIED_BOOT,
+	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1,
 };
 
 static const struct option options[] = {
@@ -99,6 +101,7 @@ static const struct option options[] = {
 	{ "ignore-pcr", required_argument, NULL, OPT_IGNORE_PCR },
 	{ "allow-unverified-boot", no_argument, NULL,
 	  OPT_ALLOW_UNVERIFIED_BOOT },
+	{ "allow-sha1", no_argument, NULL, OPT_ALLOW_SHA1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -365,6 +368,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALLOW_UNVERIFIED_BOOT:
 			opts.allow_unverified_boot = true;
+			break;
+		case OPT_ALLOW_SHA1:
+			opts.allow_sha1 = true;
 			break;
 		case OPT_PCR_VALUE:
 			if (ima_pcr_parse_text(&opts.pcrs, optarg,

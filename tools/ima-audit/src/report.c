@@ -220,6 +220,9 @@ static void text_binding(const struct ima_audit *a, FILE *out)
 			fprintf(out,
 				"waived:         PCR %d not bound (--ignore-pcr): %" PRIu64 " entries on it not attested\n",
 				p, a->waived_entries[p]);
+	if (a->opts->allow_sha1)
+		fputs("waived:         sha1 values bind PCRs (--allow-sha1): collision-prone\n",
+		      out);
 	if (a->boot_waived)
 		fputs("waived:         boot_aggregate not verified (--allow-unverified-boot)\n",
 		      out);
@@ -432,8 +435,9 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	fputs("],\"ignored_pcrs\":[", out);
 	json_pcr_array(out, a->opts->ignore_pcrs);
 	fprintf(out,
-		"],\"uncovered_allowed\":%" PRIu64 ",\"boot_aggregate_waived\":%s},",
-		a->uncovered_allowed, a->boot_waived ? "true" : "false");
+		"],\"uncovered_allowed\":%" PRIu64 ",\"boot_aggregate_waived\":%s,\"sha1_binds\":%s},",
+		a->uncovered_allowed, a->boot_waived ? "true" : "false",
+		a->opts->allow_sha1 ? "true" : "false");
 	fputs("\"failures\":[", out);
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
