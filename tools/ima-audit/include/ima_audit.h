@@ -46,6 +46,8 @@ struct ima_audit_opts {
 	int jobs;			/* verification threads, 0: inline */
 	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
 					 * 65536; 0: 65536 (fuzzers: small) */
+	size_t hashq_bufsz;		/* PCR replay queue buffers (4 of them);
+					 * 0: 256 KiB (fuzzers: small) */
 	/*
 	 * What binds the list. A PCR is bound when a value of a bank other
 	 * than sha1 is given for it (pcrs; with a quote, the quoted values,

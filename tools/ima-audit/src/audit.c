@@ -66,6 +66,7 @@ struct hashq {
 	bool full[HQ_NBUF];	/* handed to the worker */
 	int fill;		/* buffer the main thread fills */
 	int next;		/* buffer the worker takes next */
+	size_t bufsz;		/* bytes per buffer */
 	bool done;
 	uint32_t banks;
 	struct ima_replay replay;
@@ -147,7 +148,8 @@ static void hq_free(struct hashq *q)
 	free(q);
 }
 
-static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs)
+static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs,
+			    size_t bufsz)
 {
 	struct hashq *q = calloc(1, sizeof(*q));
 	int i;
@@ -158,9 +160,10 @@ static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs)
 	pthread_cond_init(&q->ready, NULL);
 	pthread_cond_init(&q->freed, NULL);
 	q->banks = banks;
+	q->bufsz = bufsz;
 	ima_replay_init(&q->replay, banks, pcrs);
 	for (i = 0; i < HQ_NBUF; i++) {
-		q->buf[i] = malloc(HQ_BUFSZ);
+		q->buf[i] = malloc(bufsz);
 		if (!q->buf[i])
 			goto fail;
 	}
@@ -200,7 +203,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 	int i;
 
 	memcpy(it.digest, rec->digest, 20);
-	if (size > HQ_BUFSZ) {
+	if (size > q->bufsz) {
 		/* a huge entry: let the worker drain, then extend here */
 		hq_flush(q);
 		pthread_mutex_lock(&q->lock);
@@ -211,7 +214,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 		hq_extend(q, &it, data);
 		return;
 	}
-	if (q->used[q->fill] + size > HQ_BUFSZ)
+	if (q->used[q->fill] + size > q->bufsz)
 		hq_flush(q);
 	memcpy(q->buf[q->fill] + q->used[q->fill], &it, sizeof(it));
 	memcpy(q->buf[q->fill] + q->used[q->fill] + sizeof(it), data, len);
@@ -600,7 +603,9 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	 * cheap next to them and stays inline.
 	 */
 	if (opts->jobs > 0 && !opts->keys.n && opts->banks)
-		a->hashq = hq_new(opts->banks, &opts->pcrs);
+		a->hashq = hq_new(opts->banks, &opts->pcrs,
+				  opts->hashq_bufsz ? opts->hashq_bufsz :
+				  HQ_BUFSZ);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
 	if (opts->keys.n) {
 		a->cache_slots = opts->cache_slots ? opts->cache_slots :
