@@ -8,8 +8,9 @@
  *
  * Per-run setup (keys, manifest, PCR values) is made once; per input the
  * audit allocates only a 256-slot cache (the command's is 65536) and
- * 4 KiB replay queue buffers (the command's are 256 KiB); the threads
- * are still started per input.
+ * 4 KiB replay queue buffers (the command's are 256 KiB); the signature
+ * workers and the hash-queue thread are kept across inputs
+ * (ima_audit_pool_new, ima_audit_hashq_new), as a daemon would.
  */
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	setup_opts(&keyed, EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"));
 	setup_opts(&plain, NULL);
+	keyed.pool = ima_audit_pool_new(&keyed);	/* kept across inputs */
+	plain.hashq = ima_audit_hashq_new(&plain);
 	devnull = fopen("/dev/null", "w");
 	return keyed.keys.n && devnull ? 0 : -1;
 }

@@ -46,6 +46,13 @@ struct ima_audit_opts {
 	int jobs;			/* verification threads, 0: inline */
 	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
 					 * 65536; 0: 65536 (fuzzers: small) */
+	/*
+	 * Signature workers kept across audits (ima_audit_pool_new), or
+	 * NULL: each audit starts and joins its own. The pool's verifiers
+	 * use these opts' keys, which must not change while it lives.
+	 */
+	struct ima_pool *pool;
+	struct hashq *hashq;		/* the same for the replay thread */
 	size_t hashq_bufsz;		/* PCR replay queue buffers (4 of them);
 					 * 0: 256 KiB (fuzzers: small) */
 	/*
@@ -170,10 +177,12 @@ struct ima_audit {
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;
+	bool pool_shared;	/* opts->pool: wait for it, do not free it */
 	struct sig_batch *batch;
 	uint8_t (*cache)[33];
 	unsigned int cache_slots;
 	struct hashq *hashq;	/* PCR replay on a worker thread */
+	bool hashq_shared;	/* opts->hashq: keep it running */
 };
 
 /* -1 when out of memory; then a holds nothing to free. */
@@ -181,6 +190,11 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts);
 /* Reads the whole list from the reader and runs every check. */
 void ima_audit_run(struct ima_audit *a, struct ima_reader *r);
 void ima_audit_free(struct ima_audit *a);
+/* A pool for opts->pool (opts->jobs threads); free with ima_pool_finish. */
+struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts);
+/* A replay thread for opts->hashq, kept across audits; stop with _free. */
+struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts);
+void ima_audit_hashq_free(struct hashq *q);
 int ima_audit_exit_code(const struct ima_audit *a);
 
 /*

@@ -225,11 +225,23 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 static void hq_finish(struct ima_audit *a)
 {
 	struct hashq *q = a->hashq;
+	int i;
 
 	if (!q)
 		return;
 	hq_flush(q);
 	pthread_mutex_lock(&q->lock);
+	if (a->hashq_shared) {
+		/* the worker stays: wait until it has taken every buffer */
+		for (i = 0; i < HQ_NBUF; i++)
+			while (q->full[i])
+				pthread_cond_wait(&q->freed, &q->lock);
+		a->replay = q->replay;	/* its pending lists move too */
+		memset(&q->replay, 0, sizeof(q->replay));
+		pthread_mutex_unlock(&q->lock);
+		a->hashq = NULL;
+		return;
+	}
 	q->done = true;
 	pthread_cond_signal(&q->ready);
 	pthread_mutex_unlock(&q->lock);
@@ -385,9 +397,9 @@ out:
 
 static void *verifier_new(void *arg)
 {
-	struct ima_audit *a = arg;
+	struct ima_audit_opts *opts = arg;
 
-	return ima_verifier_new(&a->opts->keys);
+	return ima_verifier_new(&opts->keys);
 }
 
 static void verifier_free(void *v)
@@ -586,6 +598,43 @@ static void bind(struct ima_audit *a, struct ima_audit_opts *opts)
 	a->bound &= ~opts->ignore_pcrs;
 }
 
+struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts)
+{
+	return hq_new(0, NULL, opts->hashq_bufsz ? opts->hashq_bufsz :
+		      HQ_BUFSZ);
+}
+
+void ima_audit_hashq_free(struct hashq *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->done = true;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	hq_free(q);
+}
+
+struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts)
+{
+	return ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
+			    verifier_free, opts);
+}
+
+/* Every submitted job done; the audit's own pool freed. */
+static void pool_done(struct ima_audit *a)
+{
+	if (!a->pool)
+		return;
+	flush_batch(a);
+	if (a->pool_shared)
+		ima_pool_wait(a->pool);
+	else
+		ima_pool_finish(a->pool);
+	a->pool = NULL;
+}
+
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 {
 	int b;
@@ -602,10 +651,22 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	 * With keys, the verification threads have the CPUs; replay is
 	 * cheap next to them and stays inline.
 	 */
-	if (opts->jobs > 0 && !opts->keys.n && opts->banks)
+	if (opts->jobs > 0 && !opts->keys.n && opts->banks && opts->hashq) {
+		struct hashq *q = opts->hashq;
+
+		/* idle since the last audit's hq_finish: start afresh */
+		pthread_mutex_lock(&q->lock);
+		q->banks = opts->banks;
+		ima_replay_init(&q->replay, opts->banks, &opts->pcrs);
+		q->fill = q->next = 0;
+		pthread_mutex_unlock(&q->lock);
+		a->hashq = q;
+		a->hashq_shared = true;
+	} else if (opts->jobs > 0 && !opts->keys.n && opts->banks) {
 		a->hashq = hq_new(opts->banks, &opts->pcrs,
 				  opts->hashq_bufsz ? opts->hashq_bufsz :
 				  HQ_BUFSZ);
+	}
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
 	if (opts->keys.n) {
 		a->cache_slots = opts->cache_slots ? opts->cache_slots :
@@ -614,9 +675,10 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 		    a->cache_slots > CACHE_SLOTS)
 			a->cache_slots = CACHE_SLOTS;
 		a->cache = calloc(a->cache_slots, sizeof(*a->cache));
+		a->pool_shared = opts->pool;
 		if (a->cache)
-			a->pool = ima_pool_new(opts->jobs, 16, run_batch,
-					       verifier_new, verifier_free, a);
+			a->pool = opts->pool ? opts->pool :
+				  ima_audit_pool_new(opts);
 		if (!a->pool) {
 			ima_audit_free(a);	/* nothing is left to free */
 			return -1;
@@ -630,11 +692,7 @@ void ima_audit_free(struct ima_audit *a)
 	size_t i;
 
 	hq_finish(a);	/* if ima_audit_run was not called */
-	if (a->pool) {
-		flush_batch(a);
-		ima_pool_finish(a->pool);
-		a->pool = NULL;
-	}
+	pool_done(a);
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
@@ -1280,8 +1338,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		a->oom = true;
 		snprintf(a->error, sizeof(a->error), "out of memory");
 		hq_finish(a);
-		ima_pool_finish(a->pool);	/* no worker outlives the run */
-		a->pool = NULL;
+		pool_done(a);	/* no job outlives the run */
 		return;
 	}
 	for (;;) {
@@ -1303,11 +1360,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	}
 	free(rec);
 	hq_finish(a);
-	if (a->pool) {
-		flush_batch(a);
-		ima_pool_finish(a->pool);
-		a->pool = NULL;
-	}
+	pool_done(a);
 	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);

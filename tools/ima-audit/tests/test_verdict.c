@@ -454,6 +454,70 @@ static void test_alloc_failures(void **state)
 	memset(&opts, 0, sizeof(opts));
 }
 
+/* Workers kept across audits (a daemon's case) give each audit its own
+ * result: the replay thread with a tail, then the pool with a key. */
+static void test_shared_workers(void **state)
+{
+	static struct list l;
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	char path[64], err[300];
+	uint8_t early[32];
+	struct hashq *q;
+	struct ima_pool *p;
+	int i;
+	FILE *f;
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	memcpy(early, l.pcr[10], 32);
+	add_signed(&l, 10, "/bin/s1");
+	add_signed(&l, 10, "/bin/s2");
+
+	opts.jobs = 2;
+	q = ima_audit_hashq_new(&opts);
+	assert_non_null(q);
+	for (i = 0; i < 3; i++) {
+		memset(&opts.pcrs, 0, sizeof(opts.pcrs));
+		give(&opts.pcrs, IMA_BANK_SHA256, 10, i == 1 ? early : l.pcr[10]);
+		opts.jobs = 2;
+		opts.hashq = q;
+		assert_int_equal(run(&l), i == 1 ? IMA_EXIT_FAIL : IMA_EXIT_OK);
+		assert_int_equal(a.failure_count, i == 1 ? 2 : 0);
+		assert_int_equal(a.replay.count[10], 3);
+		ima_audit_free(&a);
+	}
+	ima_audit_hashq_free(q);
+	memset(&opts, 0, sizeof(opts));
+
+	assert_non_null(k);
+	snprintf(path, sizeof(path), "/tmp/ima-audit-shared-%d.pem",
+		 (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
+	fclose(f);
+	EVP_PKEY_free(k);
+	assert_int_equal(ima_keyring_load(&opts.keys, path, err, sizeof(err)),
+			 0);
+	opts.jobs = 2;
+	p = ima_audit_pool_new(&opts);
+	assert_non_null(p);
+	for (i = 0; i < 3; i++) {
+		memset(&opts.pcrs, 0, sizeof(opts.pcrs));
+		give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+		opts.pool = p;
+		assert_int_equal(run(&l), IMA_EXIT_FAIL);
+		/* two unknown key ids, every time */
+		assert_int_equal(count(IMA_FC_UNKNOWN_KEY, ANY), 2);
+		assert_int_equal(a.failure_count, 2);
+		ima_audit_free(&a);
+	}
+	ima_pool_finish(p);
+	ima_keyring_free(&opts.keys);
+	unlink(path);
+	memset(&opts, 0, sizeof(opts));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_policy_bound_covered),
 		cmocka_unit_test(test_quote_verdicts),
 		cmocka_unit_test(test_alloc_failures),
+		cmocka_unit_test(test_shared_workers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
