@@ -72,7 +72,7 @@ h "Measurement list vs TPM (host audit)"
 tap_report "host audit" "$TOP/scripts/audit.sh" "$rdir"
 
 h "Policy recorded in the measurement list (policy critical data)"
-"$audit" --show-policy "$rdir/binary_runtime_measurements" 2>&1 | sed 's/^/  /'
+"$audit" --show-policy --pcrs "$rdir/pcrs.txt" "$rdir/binary_runtime_measurements" 2>&1 | sed 's/^/  /'
 
 h "ima-audit report (its signature failures are the tampered and rogue fixtures; the audit above checks that they are exactly those)"
 "$audit" --pcrs "$rdir/pcrs.txt" --key "$keys/ima.der" \

@@ -3,8 +3,11 @@
 """Write the golden fixtures: tests/golden/NAME.bin + NAME.args (+ inputs).
 
 Private keys are made now into KEYDIR (build/, git-ignored) and only the
-certificates are written next to the fixtures. The expected NAME.json and
-NAME.exit are then written by `make regen-golden` running ima-audit.
+certificates are written next to the fixtures. NAME.expect is written here
+from how each fixture was built: its exit status and the set of (entry,
+failure class) injected (format: gen/mkredteam.py); tests/run-cases.py
+compares it first. NAME.json and NAME.exit, written by `make regen-golden`
+running ima-audit, are a format check only.
 
 usage: mkgolden.py GOLDEN_DIR KEYDIR
 """
@@ -32,9 +35,13 @@ def write(name, data, mode="wb"):
         f.write(data)
 
 
-def fixture(name, log, args):
+def fixture(name, log, args, exit_=0, fails=(), why=""):
+    """fails: (entry index or '-', failure class) the fixture injects."""
     write(name + ".bin", log.bytes() if isinstance(log, Log) else log)
     write(name + ".args", " ".join(args + [name + ".bin"]) + "\n", "w")
+    lines = ["# %s" % (why or name), "exit %d" % exit_]
+    lines += ["fail %s %s" % f for f in sorted(set(fails), key=str)]
+    write(name + ".expect", "\n".join(lines) + "\n", "w")
 
 
 def pcrs(name, log, pcr_list=(10,)):
@@ -133,7 +140,9 @@ fixture("ima-sig-ecdsa", log, pcrs("ima-sig-ecdsa.pcrs", log) +
         ["--key", "ec-cert.pem", "--key", "rsa-cert.der"])
 log = signed_log(rsa_key, rsa_cert, "ima-sig-bad", tamper=True)
 fixture("ima-sig-bad", log, pcrs("ima-sig-bad.pcrs", log) +
-        ["--key", "rsa-cert.der", "--require-signatures"])
+        ["--key", "rsa-cert.der", "--require-signatures"], 1,
+        [(2, "bad-signature"), (3, "unknown-key"), (4, "unsigned"),
+         (5, "signature-algorithm")], "entries 2-5 tampered as built")
 fixture("ima-sig-nokeys", log, pcrs("ima-sig-bad.pcrs", log))
 
 # modsig: PKCS#7 over the "module" content; d-modsig is its digest
@@ -150,7 +159,8 @@ for i in range(3):
                                 .digest()), n_ng("/lib/modules/m%d.ko" % i),
                            b"", d_ng("sha256", dmod), p7])
 fixture("ima-modsig", log, pcrs("ima-modsig.pcrs", log) +
-        ["--key", "rsa-cert.der", "--key", "ec-cert.pem"])
+        ["--key", "rsa-cert.der", "--key", "ec-cert.pem"], 1,
+        [(3, "bad-signature")], "entry 3: d-modsig of other content")
 
 # ima-buf policy record, custom template format, violation
 policy = b"measure func=BPRM_CHECK\nmeasure func=FILE_MMAP mask=MAY_EXEC\n"
@@ -168,7 +178,7 @@ log.add("ima-ng", [d_ng("sha256", fdigest(2)), n_ng("/after/violation")])
 fixture("policy-match", log, pcrs("policy.pcrs", log) +
         ["--expect-policy", "policy-good.txt"])
 fixture("policy-mismatch", log, pcrs("policy.pcrs", log) +
-        ["--expect-policy", "policy-other.txt"])
+        ["--expect-policy", "policy-other.txt"], 1, [(1, "policy")])
 
 # PCR read before the last entries were added: prefix coverage
 log = Log()
@@ -178,8 +188,10 @@ for p, d in files(3):
 prefix = pcrs("partial.pcrs", log)
 for p, d in files(3, 3):
     log.add("ima-ng", [d_ng("sha256", d), n_ng(p)])
-fixture("partial-coverage", log, prefix)
-fixture("partial-coverage-strict", log, prefix + ["--require-coverage"])
+fixture("partial-coverage", log, prefix + ["--allow-uncovered"], 0,
+        why="entries 4-6 after the values, allowed")
+fixture("partial-coverage-strict", log, prefix + ["--require-coverage"], 1,
+        [(4, "uncovered"), (5, "uncovered"), (6, "uncovered")])
 
 # failures
 log = Log()
@@ -188,13 +200,18 @@ for p, d in files(3):
     log.add("ima-ng", [d_ng("sha256", d), n_ng(p)])
 write("wrong.pcrs", "sha256:10 " + "ab" * 32 + "\n", "w")
 fixture("pcr-mismatch", log, ["--pcrs", "wrong.pcrs", "--pcr-value",
-                              "sha1:10=" + log.pcrs["sha1"][10].hex()])
+                              "sha1:10=" + log.pcrs["sha1"][10].hex()], 1,
+        [("-", "pcr-mismatch")])
 wrong_boot = "".join("sha256:%d %s\n" % (i, "00" * 32) for i in range(10))
+wrong_boot += "sha256:10 %s\n" % log.pcrs["sha256"][10].hex()
 write("wrong-boot.pcrs", wrong_boot, "w")
-fixture("boot-aggregate-mismatch", log, ["--pcrs", "wrong-boot.pcrs"])
+fixture("boot-aggregate-mismatch", log, ["--pcrs", "wrong-boot.pcrs"], 1,
+        [(0, "boot-aggregate")])
 mf = files(3)
 mf = [mf[0], (mf[1][0], fdigest(99))]	# wrong digest, one path missing
-fixture("manifest-fail", log, manifest("manifest-fail.manifest", mf))
+fixture("manifest-fail", log, pcrs("manifest-fail.pcrs", log) +
+        manifest("manifest-fail.manifest", mf), 1,
+        [(2, "manifest-digest"), (3, "manifest-path")])
 
 log = Log()
 boot_entry(log)
@@ -202,31 +219,46 @@ log.add("ima-ng", [d_ng("sha256", fdigest(0)), n_ng("/bin/tampered")],
         digest_override=b"\x13" * 20)
 log.add("ima-foo", [b"opaque"])
 log.add("ima-ng", [b"sha256\0" + fdigest(1), n_ng("/bad/dng")])
-fixture("bad-entries", log, [])
+fixture("bad-entries", log, ["--ignore-pcr", "10"], 1,
+        [(1, "template-hash"), (2, "unknown-template"),
+         (3, "malformed-field")])
 
 # --- malformed input (exit 3) ----------------------------------------------
 good = Log()
 boot_entry(good)
 good.add("ima-ng", [d_ng("sha256", fdigest(0)), n_ng("/bin/sh")])
 data = good.bytes()
-fixture("truncated", data[:-5], [])
-fixture("truncated-header", data + data[:17], [])
+fixture("truncated", data[:-5], [], 3)
+fixture("truncated-header", data + data[:17], [], 3)
 hostile = Log()
 boot_entry(hostile)
 hostile.raw(struct.pack("<I", 10) + b"\0" * 20 +
             struct.pack("<I", 0x7fffff00) + b"ima-ng")
-fixture("hostile-name-length", hostile, [])
+fixture("hostile-name-length", hostile, [], 3)
 past = Log()
 boot_entry(past)
 past.raw(struct.pack("<I", 10) + b"\1" * 20 + struct.pack("<I", 6) +
          b"ima-ng" + struct.pack("<II", 12, 4) + b"sha1" +
          struct.pack("<I", 0xfffffff0))
-fixture("field-past-end", past, [])
+fixture("field-past-end", past, [], 3)
 zero = Log()
 boot_entry(zero)
 zero.raw(struct.pack("<I", 10) + b"\1" * 20 + struct.pack("<I", 6) +
          b"ima-ng" + struct.pack("<I", 0))
-fixture("zero-length-template", zero, [])
-fixture("garbage", bytes(range(7, 250)), [])
-fixture("max-size", data, ["--max-size", "100"])
-fixture("empty", b"", [])
+fixture("zero-length-template", zero, [], 3)
+fixture("garbage", bytes(range(7, 250)), [], 3)
+fixture("max-size", data, ["--max-size", "100"], 3)
+fixture("empty", b"", [], 0, why="an empty list: nothing to bind")
+
+# --- binding (issue 10) ------------------------------------------------------
+log = Log()
+boot_entry(log)
+log.add("ima-ng", [d_ng("sha256", fdigest(0)), n_ng("/bin/a")])
+log.add("ima-ng", [d_ng("sha256", fdigest(1)), n_ng("/bin/on11")], pcr=11)
+fixture("unbound-pcr", log, pcrs("unbound.pcrs", log), 1,
+        [(2, "unbound-pcr")], "entry 2 on PCR 11, values for 0-10 only")
+fixture("no-values", log, [], 1,
+        [(0, "unbound-pcr"), (1, "unbound-pcr"), (2, "unbound-pcr")],
+        "no PCR value at all: nothing is bound")
+fixture("ignored-pcrs", log, ["--ignore-pcr", "10-11"], 0,
+        why="--ignore-pcr 10-11: waived")

@@ -15,6 +15,9 @@
 #include "ima_manifest.h"
 #include "ima_pcr.h"
 #include "ima_sig.h"
+#include "ima_verdict.h"
+
+struct ima_quote_check;
 
 enum ima_exit {
 	IMA_EXIT_OK = 0,
@@ -41,6 +44,31 @@ struct ima_audit_opts {
 	size_t expect_policy_len;
 	const char *expect_policy_name;
 	int jobs;			/* verification threads, 0: inline */
+	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
+					 * 65536; 0: 65536 (fuzzers: small) */
+	/*
+	 * Signature workers kept across audits (ima_audit_pool_new), or
+	 * NULL: each audit starts and joins its own. The pool's verifiers
+	 * use these opts' keys, which must not change while it lives.
+	 */
+	struct ima_pool *pool;
+	struct hashq *hashq;		/* the same for the replay thread */
+	size_t hashq_bufsz;		/* PCR replay queue buffers (4 of them);
+					 * 0: 256 KiB (fuzzers: small) */
+	/*
+	 * What binds the list. A PCR is bound when a value of a bank other
+	 * than sha1 is given for it (pcrs; with a quote, the quoted values,
+	 * and none if the quote failed a check). Every entry on an unbound
+	 * PCR fails unless the PCR is in ignore_pcrs; every entry after the
+	 * last prefix at which all given banks of its PCR match fails unless
+	 * allow_uncovered. Only bound, covered entries can be the recorded
+	 * policy.
+	 */
+	uint32_t ignore_pcrs;		/* --ignore-pcr: waived, reported */
+	bool allow_uncovered;		/* uncovered tails reported only */
+	bool allow_unverified_boot;	/* with a quote: waive boot_aggregate */
+	bool allow_sha1;		/* sha1 values bind too (waiver) */
+	const struct ima_quote_check *quote;	/* verified quote, or NULL */
 };
 
 enum ima_fail_kind {
@@ -57,6 +85,7 @@ struct ima_failure {
 	uint64_t offset;
 	int kind;
 	uint64_t seq;
+	int cls;		/* enum ima_fail_class */
 	char *path;		/* may be NULL */
 	char *reason;
 };
@@ -118,8 +147,24 @@ struct ima_audit {
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
 
+	/* binding and coverage (computed at init / at the end) */
+	uint32_t bound;		/* bit p: PCR p bound */
+	bool quote_failed;	/* a quote was given and failed a check */
+	bool oom;		/* an allocation failed: exit 3 */
+	uint64_t waived_entries[IMA_NR_PCRS];	/* --ignore-pcr */
+	uint64_t uncovered_allowed;	/* --allow-uncovered */
+	bool boot_waived;
+
+	/* ima_policy entries seen; the recorded one is chosen at the end */
+	struct ima_policy_entry {
+		uint64_t index, offset;
+		uint32_t pcr;
+		uint8_t *data;
+		size_t len;
+	} *policies;
+	size_t npolicies;
 	bool policy_found;
-	uint64_t policy_index;
+	uint64_t policy_index, policy_offset;
 	uint8_t *policy;
 	size_t policy_len;
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
@@ -132,18 +177,35 @@ struct ima_audit {
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;
+	bool pool_shared;	/* opts->pool: wait for it, do not free it */
 	struct sig_batch *batch;
 	uint8_t (*cache)[33];
+	unsigned int cache_slots;
 	struct hashq *hashq;	/* PCR replay on a worker thread */
+	bool hashq_shared;	/* opts->hashq: keep it running */
 };
 
+/* -1 when out of memory; then a holds nothing to free. */
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts);
 /* Reads the whole list from the reader and runs every check. */
 void ima_audit_run(struct ima_audit *a, struct ima_reader *r);
 void ima_audit_free(struct ima_audit *a);
+/* A pool for opts->pool (opts->jobs threads); free with ima_pool_finish. */
+struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts);
+/* A replay thread for opts->hashq, kept across audits; stop with _free. */
+struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts);
+void ima_audit_hashq_free(struct hashq *q);
 int ima_audit_exit_code(const struct ima_audit *a);
 
-/* Thread-safe; reason is printf-style. */
+/*
+ * Thread-safe; reason is printf-style. ima_audit_fail() derives the class
+ * from kind; ima_audit_failc() names it.
+ */
+void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
 void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    int kind, const char *path, size_t plen,
 		    const char *fmt, ...)

@@ -60,12 +60,32 @@ struct ima_replay_pcr {
 	int64_t match_index;	/* log index of the last covered entry */
 };
 
+struct ima_replay_entry {
+	uint64_t index, offset;
+};
+
+#define IMA_REPLAY_MAX_PENDING 100000	/* listed; all are counted */
+
 struct ima_replay {
 	uint32_t banks;		/* bit b: bank b replayed */
 	const struct ima_pcr_values *expect;
 	uint64_t count[IMA_NR_PCRS];	/* measurements per PCR */
 	int64_t last_index[IMA_NR_PCRS];
 	struct ima_replay_pcr pcr[IMA_NR_BANKS][IMA_NR_PCRS];
+	/*
+	 * Coverage of a PCR: the last prefix of its entries at which every
+	 * expected bank (replayed and given) matches. cover_ok: there is one
+	 * (maybe the empty prefix); cover_count/cover_index: its entries and
+	 * its last entry (-1: empty). pending: the entries after it (the
+	 * first IMA_REPLAY_MAX_PENDING; npending counts all).
+	 */
+	bool cover_ok[IMA_NR_PCRS];
+	uint64_t cover_count[IMA_NR_PCRS];
+	int64_t cover_index[IMA_NR_PCRS];
+	struct ima_replay_entry *pending[IMA_NR_PCRS];
+	uint64_t npending[IMA_NR_PCRS];
+	size_t cap_pending[IMA_NR_PCRS];
+	bool oom;		/* a pending list could not grow */
 };
 
 void ima_replay_init(struct ima_replay *rp, uint32_t banks,
@@ -77,5 +97,18 @@ void ima_replay_init(struct ima_replay *rp, uint32_t banks,
 void ima_replay_extend(struct ima_replay *rp, uint32_t pcr,
 		       uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
 		       uint64_t index);
+/* The same, recording the entry's byte offset for the coverage report. */
+void ima_replay_extend_at(struct ima_replay *rp, uint32_t pcr,
+			  uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
+			  uint64_t index, uint64_t offset);
+/* Frees the pending lists. */
+void ima_replay_free(struct ima_replay *rp);
+
+/*
+ * evmctl's PCR file (`evmctl ima_measurement --pcrs ALG,FILE`): lines
+ * "PCR-NN: HEX" for bank. Returns 0, or -1 with err naming the line.
+ */
+int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,
+			char *err, size_t errlen);
 
 #endif

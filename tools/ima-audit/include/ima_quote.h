@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "ima_pcr.h"
+#include "ima_verdict.h"
 
 #define TPM_GENERATED_VALUE	0xff544347u
 #define TPM_ST_ATTEST_QUOTE	0x8018
@@ -143,6 +144,7 @@ struct ima_quote_check {
 	bool sig_ok, nonce_ok, pcrs_ok;	/* pcrs_ok: digest matched */
 	int nreasons;
 	char reasons[IMA_QUOTE_MAX_REASONS][200];
+	int reason_class[IMA_QUOTE_MAX_REASONS];	/* ima_fail_class */
 	char error[200];		/* MALFORMED or MISSING: why */
 	int error_input;		/* enum ima_quote_input */
 };

@@ -82,6 +82,8 @@ struct ima_pool *ima_pool_new(int threads, size_t queue_len, ima_pool_fn fn,
 			      void *(*state_new)(void *arg),
 			      void (*state_free)(void *state), void *arg);
 void ima_pool_submit(struct ima_pool *p, void *job);
+/* Returns when every submitted job has run; the pool stays. */
+void ima_pool_wait(struct ima_pool *p);
 /* Runs all queued jobs, joins the workers and frees the pool. */
 void ima_pool_finish(struct ima_pool *p);
 

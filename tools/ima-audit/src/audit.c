@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ima_audit.h"
+#include "ima_quote.h"
 
 #define CACHE_SLOTS (1u << 16)
 
@@ -49,6 +50,7 @@ struct sig_batch {
 
 struct hq_item {		/* followed by len bytes, padded to 8 */
 	uint64_t index;
+	uint64_t offset;
 	uint32_t pcr;
 	uint32_t len;
 	uint32_t violation;
@@ -64,6 +66,7 @@ struct hashq {
 	bool full[HQ_NBUF];	/* handed to the worker */
 	int fill;		/* buffer the main thread fills */
 	int next;		/* buffer the worker takes next */
+	size_t bufsz;		/* bytes per buffer */
 	bool done;
 	uint32_t banks;
 	struct ima_replay replay;
@@ -87,7 +90,8 @@ static void hq_extend(struct hashq *q, const struct hq_item *it,
 		else
 			ima_digest(alg, data, it->len, digests[b]);
 	}
-	ima_replay_extend(&q->replay, it->pcr, digests, it->index);
+	ima_replay_extend_at(&q->replay, it->pcr, digests, it->index,
+			     it->offset);
 }
 
 static size_t hq_item_size(size_t len)
@@ -144,7 +148,8 @@ static void hq_free(struct hashq *q)
 	free(q);
 }
 
-static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs)
+static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs,
+			    size_t bufsz)
 {
 	struct hashq *q = calloc(1, sizeof(*q));
 	int i;
@@ -155,9 +160,10 @@ static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs)
 	pthread_cond_init(&q->ready, NULL);
 	pthread_cond_init(&q->freed, NULL);
 	q->banks = banks;
+	q->bufsz = bufsz;
 	ima_replay_init(&q->replay, banks, pcrs);
 	for (i = 0; i < HQ_NBUF; i++) {
-		q->buf[i] = malloc(HQ_BUFSZ);
+		q->buf[i] = malloc(bufsz);
 		if (!q->buf[i])
 			goto fail;
 	}
@@ -188,6 +194,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 {
 	struct hq_item it = {
 		.index = rec->index,
+		.offset = rec->offset,
 		.pcr = rec->pcr,
 		.len = (uint32_t)len,
 		.violation = violation,
@@ -196,7 +203,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 	int i;
 
 	memcpy(it.digest, rec->digest, 20);
-	if (size > HQ_BUFSZ) {
+	if (size > q->bufsz) {
 		/* a huge entry: let the worker drain, then extend here */
 		hq_flush(q);
 		pthread_mutex_lock(&q->lock);
@@ -207,7 +214,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 		hq_extend(q, &it, data);
 		return;
 	}
-	if (q->used[q->fill] + size > HQ_BUFSZ)
+	if (q->used[q->fill] + size > q->bufsz)
 		hq_flush(q);
 	memcpy(q->buf[q->fill] + q->used[q->fill], &it, sizeof(it));
 	memcpy(q->buf[q->fill] + q->used[q->fill] + sizeof(it), data, len);
@@ -218,11 +225,23 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 static void hq_finish(struct ima_audit *a)
 {
 	struct hashq *q = a->hashq;
+	int i;
 
 	if (!q)
 		return;
 	hq_flush(q);
 	pthread_mutex_lock(&q->lock);
+	if (a->hashq_shared) {
+		/* the worker stays: wait until it has taken every buffer */
+		for (i = 0; i < HQ_NBUF; i++)
+			while (q->full[i])
+				pthread_cond_wait(&q->freed, &q->lock);
+		a->replay = q->replay;	/* its pending lists move too */
+		memset(&q->replay, 0, sizeof(q->replay));
+		pthread_mutex_unlock(&q->lock);
+		a->hashq = NULL;
+		return;
+	}
 	q->done = true;
 	pthread_cond_signal(&q->ready);
 	pthread_mutex_unlock(&q->lock);
@@ -232,17 +251,114 @@ static void hq_finish(struct ima_audit *a)
 	a->hashq = NULL;
 }
 
-void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
-		    int kind, const char *path, size_t plen,
-		    const char *fmt, ...)
+static const char *const class_names[IMA_FC_COUNT] = {
+	[IMA_FC_GENERIC] = "failure",
+	[IMA_FC_TEMPLATE_HASH] = "template-hash",
+	[IMA_FC_UNKNOWN_TEMPLATE] = "unknown-template",
+	[IMA_FC_MALFORMED_FIELD] = "malformed-field",
+	[IMA_FC_BOOT_AGGREGATE] = "boot-aggregate",
+	[IMA_FC_BOOT_UNVERIFIED] = "boot-aggregate-unverified",
+	[IMA_FC_BAD_SIGNATURE] = "bad-signature",
+	[IMA_FC_UNKNOWN_KEY] = "unknown-key",
+	[IMA_FC_SIG_ALGO] = "signature-algorithm",
+	[IMA_FC_SIG_MALFORMED] = "signature-malformed",
+	[IMA_FC_SIG_UNSUPPORTED] = "signature-unsupported",
+	[IMA_FC_UNSIGNED] = "unsigned",
+	[IMA_FC_MANIFEST_PATH] = "manifest-path",
+	[IMA_FC_MANIFEST_DIGEST] = "manifest-digest",
+	[IMA_FC_MANIFEST_ALGO] = "manifest-algorithm",
+	[IMA_FC_BUF_DIGEST] = "buf-digest",
+	[IMA_FC_POLICY] = "policy",
+	[IMA_FC_PCR_MISMATCH] = "pcr-mismatch",
+	[IMA_FC_PCR_BANKS_DISAGREE] = "pcr-banks-disagree",
+	[IMA_FC_PCR_COVERS_NOTHING] = "pcr-covers-nothing",
+	[IMA_FC_UNBOUND_PCR] = "unbound-pcr",
+	[IMA_FC_UNCOVERED] = "uncovered",
+	[IMA_FC_QUOTE_MAGIC] = "quote-magic",
+	[IMA_FC_QUOTE_TYPE] = "quote-type",
+	[IMA_FC_QUOTE_NONCE] = "quote-nonce",
+	[IMA_FC_QUOTE_SIGNATURE] = "quote-signature",
+	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
+	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
+};
+
+const char *ima_fail_class_name(int cls)
 {
-	struct ima_failure *f;
+	if (cls < 0 || cls >= IMA_FC_COUNT || !class_names[cls])
+		return "failure";
+	return class_names[cls];
+}
+
+/* The sort key of a class: records, boot, signatures, manifest, global. */
+static int class_kind(int cls)
+{
+	switch (cls) {
+	case IMA_FC_BOOT_AGGREGATE:
+	case IMA_FC_BOOT_UNVERIFIED:
+		return IMA_FK_BOOT;
+	case IMA_FC_BAD_SIGNATURE:
+	case IMA_FC_UNKNOWN_KEY:
+	case IMA_FC_SIG_ALGO:
+	case IMA_FC_SIG_MALFORMED:
+	case IMA_FC_SIG_UNSUPPORTED:
+	case IMA_FC_UNSIGNED:
+		return IMA_FK_SIG;
+	case IMA_FC_MANIFEST_PATH:
+	case IMA_FC_MANIFEST_DIGEST:
+	case IMA_FC_MANIFEST_ALGO:
+		return IMA_FK_MANIFEST;
+	case IMA_FC_POLICY:
+	case IMA_FC_PCR_MISMATCH:
+	case IMA_FC_PCR_BANKS_DISAGREE:
+	case IMA_FC_PCR_COVERS_NOTHING:
+	case IMA_FC_QUOTE_MAGIC:
+	case IMA_FC_QUOTE_TYPE:
+	case IMA_FC_QUOTE_NONCE:
+	case IMA_FC_QUOTE_SIGNATURE:
+	case IMA_FC_QUOTE_PCR_DIGEST:
+	case IMA_FC_QUOTE_UNATTESTED:
+		return IMA_FK_GLOBAL;
+	}
+	return IMA_FK_RECORD;
+}
+
+static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
+			int kind, int cls, const char *path, size_t plen,
+			const char *reason);
+
+void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const char *fmt, ...)
+{
 	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
+	add_failure(a, index, offset, class_kind(cls), cls, path, plen,
+		    reason);
+}
+
+void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		    int kind, const char *path, size_t plen,
+		    const char *fmt, ...)
+{
+	char reason[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	add_failure(a, index, offset, kind, IMA_FC_GENERIC, path, plen,
+		    reason);
+}
+
+static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
+			int kind, int cls, const char *path, size_t plen,
+			const char *reason)
+{
+	struct ima_failure *f;
 
 	pthread_mutex_lock(&a->lock);
 	a->failure_count++;
@@ -253,8 +369,10 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		struct ima_failure *nf = realloc(a->failures,
 						 ncap * sizeof(*nf));
 
-		if (!nf)
+		if (!nf) {
+			a->oom = true;
 			goto out;
+		}
 		a->failures = nf;
 		a->cap_failures = ncap;
 	}
@@ -262,20 +380,26 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 	f->index = index;
 	f->offset = offset;
 	f->kind = kind;
+	f->cls = cls;
 	f->seq = a->failure_count;
 	f->path = path ? strndup(path, plen) : NULL;
 	f->reason = strdup(reason);
-	if (f->reason)
+	if (f->reason && (f->path || !path)) {
 		a->nfailures++;
+	} else {
+		a->oom = true;
+		free(f->path);
+		free(f->reason);
+	}
 out:
 	pthread_mutex_unlock(&a->lock);
 }
 
 static void *verifier_new(void *arg)
 {
-	struct ima_audit *a = arg;
+	struct ima_audit_opts *opts = arg;
 
-	return ima_verifier_new(&a->opts->keys);
+	return ima_verifier_new(&opts->keys);
 }
 
 static void verifier_free(void *v)
@@ -283,16 +407,15 @@ static void verifier_free(void *v)
 	ima_verifier_free(v);
 }
 
-static void cache_key(const struct sig_job *j, uint8_t *key)
+/* Returns false (no caching for this job) if it cannot be computed. */
+static bool cache_key(const struct sig_job *j, uint8_t *key)
 {
 	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
 	uint8_t *buf = malloc(16 + j->dlen + j->siglen);
 	size_t n = 0;
 
-	if (!buf) {
-		memset(key, 0, 32);
-		return;
-	}
+	if (!buf)
+		return false;
 	buf[n++] = (uint8_t)j->kind;
 	buf[n++] = (uint8_t)j->alg->id;
 	memcpy(buf + n, &j->dlen, 4);
@@ -301,15 +424,15 @@ static void cache_key(const struct sig_job *j, uint8_t *key)
 	n += j->dlen;
 	memcpy(buf + n, j->sig, j->siglen);
 	n += j->siglen;
-	ima_digest(sha256, buf, n, key);
+	n = ima_digest(sha256, buf, n, key) ? 0 : 1;
 	free(buf);
+	return n;
 }
 
 static void report_sig(struct sig_job *j, int rc, bool cached)
 {
 	struct ima_audit *a = j->a;
 	bool modsig = j->kind == JOB_MODSIG;
-	int kind = modsig ? IMA_FK_MODSIG : IMA_FK_SIG;
 	const char *what = modsig ? "modsig" : "signature";
 
 	pthread_mutex_lock(&a->lock);
@@ -333,27 +456,27 @@ static void report_sig(struct sig_job *j, int rc, bool cached)
 		break;
 	case IMA_SIG_BAD:
 		if (modsig)
-			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
 				       j->plen, "modsig: bad signature");
 		else
-			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
 				       j->plen,
 				       "bad signature (key id %08x)",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_UNKNOWN_KEY:
 		if (modsig)
-			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
 				       j->plen,
 				       "modsig: signer certificate not among the keys");
 		else
-			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
 				       j->plen, "unknown key id %08x",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_ALGO_MISMATCH:
 		if (modsig) {
-			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
 				       j->plen,
 				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
 				       j->alg->name);
@@ -361,19 +484,21 @@ static void report_sig(struct sig_job *j, int rc, bool cached)
 			const struct ima_hash_algo *h =
 				ima_hash_by_id(j->hdr.hash_algo);
 
-			ima_audit_fail(a, j->index, j->offset, kind, j->path,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
 				       j->plen,
 				       "signature hash %s does not match d-ng %s",
 				       h ? h->name : "unknown", j->alg->name);
 		}
 		break;
 	case IMA_SIG_MALFORMED:
-		ima_audit_fail(a, j->index, j->offset, kind, j->path, j->plen,
+		ima_audit_failc(a, j->index, j->offset,
+				IMA_FC_SIG_MALFORMED, j->path, j->plen,
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
 	default:
-		ima_audit_fail(a, j->index, j->offset, kind, j->path, j->plen,
+		ima_audit_failc(a, j->index, j->offset,
+				IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
 			       "%s: unsupported algorithm or key type (%s)",
 			       what, j->alg->name);
 		break;
@@ -388,8 +513,19 @@ static void run_job(void *arg, void *state)
 	uint8_t *slot;
 	int rc;
 
-	cache_key(j, key);
-	slot = a->cache[(key[0] | key[1] << 8) & (CACHE_SLOTS - 1)];
+	if (!state) {
+		/* the worker has no verifier (allocation failed): exit 3 */
+		pthread_mutex_lock(&a->lock);
+		a->oom = true;
+		pthread_mutex_unlock(&a->lock);
+		goto out;
+	}
+	if (!cache_key(j, key)) {
+		/* verify without the cache rather than share a slot */
+		slot = NULL;
+		goto verify;
+	}
+	slot = a->cache[(key[0] | key[1] << 8) & (a->cache_slots - 1)];
 	pthread_mutex_lock(&a->lock);
 	if (slot[32] && !memcmp(slot, key, 32)) {
 		rc = slot[32] - 1;
@@ -398,17 +534,19 @@ static void run_job(void *arg, void *state)
 		goto out;
 	}
 	pthread_mutex_unlock(&a->lock);
-
+verify:
 	if (j->kind == JOB_V2)
 		rc = ima_verify_v2(state, j->alg, j->digest, j->dlen, &j->hdr);
 	else
 		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
 				       j->sig, j->siglen);
 
-	pthread_mutex_lock(&a->lock);
-	memcpy(slot, key, 32);
-	slot[32] = (uint8_t)(rc + 1);
-	pthread_mutex_unlock(&a->lock);
+	if (slot) {
+		pthread_mutex_lock(&a->lock);
+		memcpy(slot, key, 32);
+		slot[32] = (uint8_t)(rc + 1);
+		pthread_mutex_unlock(&a->lock);
+	}
 	report_sig(j, rc, false);
 out:
 	free(j->sig);
@@ -434,27 +572,117 @@ static void flush_batch(struct ima_audit *a)
 	a->batch = NULL;
 }
 
+/*
+ * With a quote, the expected values are the quoted ones if every check
+ * passed, and none otherwise: values given by other means only proposed
+ * the quoted ones (ima_quote_verify). Then a PCR is bound when a bank
+ * other than sha1 has a value: sha1 alone is collision-prone.
+ */
+static void bind(struct ima_audit *a, struct ima_audit_opts *opts)
+{
+	int b, p;
+
+	if (opts->quote) {
+		a->quote_failed = opts->quote->nreasons > 0 ||
+				  !opts->quote->pcrs_ok;
+		if (a->quote_failed)
+			memset(&opts->pcrs, 0, sizeof(opts->pcrs));
+		else
+			opts->pcrs = opts->quote->pcrs;
+	}
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		for (b = 0; b < IMA_NR_BANKS; b++)
+			if ((b != IMA_BANK_SHA1 || opts->allow_sha1) &&
+			    (opts->pcrs.have[b] & (1u << p)))
+				a->bound |= 1u << p;
+	a->bound &= ~opts->ignore_pcrs;
+}
+
+struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts)
+{
+	return hq_new(0, NULL, opts->hashq_bufsz ? opts->hashq_bufsz :
+		      HQ_BUFSZ);
+}
+
+void ima_audit_hashq_free(struct hashq *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->done = true;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	hq_free(q);
+}
+
+struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts)
+{
+	return ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
+			    verifier_free, opts);
+}
+
+/* Every submitted job done; the audit's own pool freed. */
+static void pool_done(struct ima_audit *a)
+{
+	if (!a->pool)
+		return;
+	flush_batch(a);
+	if (a->pool_shared)
+		ima_pool_wait(a->pool);
+	else
+		ima_pool_finish(a->pool);
+	a->pool = NULL;
+}
+
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 {
+	int b;
+
 	memset(a, 0, sizeof(*a));
 	a->opts = opts;
 	a->policy_match = -1;
 	pthread_mutex_init(&a->lock, NULL);
+	bind(a, opts);
+	for (b = 0; b < IMA_NR_BANKS; b++)
+		if (opts->pcrs.have[b])
+			opts->banks |= 1u << b;
 	/*
 	 * With keys, the verification threads have the CPUs; replay is
 	 * cheap next to them and stays inline.
 	 */
-	if (opts->jobs > 0 && !opts->keys.n && opts->banks)
-		a->hashq = hq_new(opts->banks, &opts->pcrs);
+	if (opts->jobs > 0 && !opts->keys.n && opts->banks && opts->hashq) {
+		struct hashq *q = opts->hashq;
+
+		/* idle since the last audit's hq_finish: start afresh */
+		pthread_mutex_lock(&q->lock);
+		q->banks = opts->banks;
+		ima_replay_init(&q->replay, opts->banks, &opts->pcrs);
+		q->fill = q->next = 0;
+		pthread_mutex_unlock(&q->lock);
+		a->hashq = q;
+		a->hashq_shared = true;
+	} else if (opts->jobs > 0 && !opts->keys.n && opts->banks) {
+		a->hashq = hq_new(opts->banks, &opts->pcrs,
+				  opts->hashq_bufsz ? opts->hashq_bufsz :
+				  HQ_BUFSZ);
+	}
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
 	if (opts->keys.n) {
-		a->cache = calloc(CACHE_SLOTS, sizeof(*a->cache));
-		if (!a->cache)
+		a->cache_slots = opts->cache_slots ? opts->cache_slots :
+				 CACHE_SLOTS;
+		if (a->cache_slots & (a->cache_slots - 1) ||
+		    a->cache_slots > CACHE_SLOTS)
+			a->cache_slots = CACHE_SLOTS;
+		a->cache = calloc(a->cache_slots, sizeof(*a->cache));
+		a->pool_shared = opts->pool;
+		if (a->cache)
+			a->pool = opts->pool ? opts->pool :
+				  ima_audit_pool_new(opts);
+		if (!a->pool) {
+			ima_audit_free(a);	/* nothing is left to free */
 			return -1;
-		a->pool = ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
-				       verifier_free, a);
-		if (!a->pool)
-			return -1;
+		}
 	}
 	return 0;
 }
@@ -464,14 +692,19 @@ void ima_audit_free(struct ima_audit *a)
 	size_t i;
 
 	hq_finish(a);	/* if ima_audit_run was not called */
+	pool_done(a);
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
 		free(a->failures[i].reason);
 	}
 	free(a->failures);
-	free(a->policy);
+	for (i = 0; i < a->npolicies; i++)
+		free(a->policies[i].data);
+	free(a->policies);
+	a->policy = NULL;
 	free(a->cache);
+	ima_replay_free(&a->replay);
 	pthread_mutex_destroy(&a->lock);
 }
 
@@ -549,7 +782,8 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 		else
 			ima_digest(alg, data, len, digests[b]);
 	}
-	ima_replay_extend(&a->replay, rec->pcr, digests, rec->index);
+	ima_replay_extend_at(&a->replay, rec->pcr, digests, rec->index,
+			     rec->offset);
 }
 
 static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
@@ -584,7 +818,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 		return true;	/* no digest field, nothing to check */
 	if (ima_split_digest_field(rec->fields[i].data, rec->fields[i].len,
 				   &algo, &algo_len, &e->digest, &e->dlen)) {
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "malformed %s field (expected \"algo:\\0digest\")",
 			       ima_field_name(rec->fields[i].id));
@@ -592,7 +826,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 	e->alg = ima_hash_by_name(algo, algo_len);
 	if (!e->alg) {
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "unknown digest algorithm '%.*s'",
 			       (int)(algo_len > 32 ? 32 : algo_len), algo);
@@ -600,13 +834,31 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 check:
 	if (e->dlen != e->alg->size) {
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "%s digest has %u bytes, expected %u",
 			       e->alg->name, e->dlen, e->alg->size);
 		return false;
 	}
 	return true;
+}
+
+/* With a verified quote, boot_aggregate must be checked against it. */
+static void boot_unverified(struct ima_audit *a, const struct ima_record *rec,
+			    const struct entry_info *e, int bank)
+{
+	if (!a->opts->quote || a->quote_failed)
+		return;
+	if (a->opts->allow_unverified_boot) {
+		a->boot_waived = true;
+		return;
+	}
+	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BOOT_UNVERIFIED,
+			e ? e->path : NULL, e ? e->plen : 0,
+			bank < 0 ? "boot_aggregate: no PCR bank for its digest algorithm" :
+			"boot_aggregate: the quote lacks %s PCRs 0-%d",
+			bank < 0 ? "" : ima_bank_name(bank),
+			bank == IMA_BANK_SHA1 ? 7 : 9);
 }
 
 static void check_boot_aggregate(struct ima_audit *a,
@@ -630,6 +882,7 @@ static void check_boot_aggregate(struct ima_audit *a,
 	bank = ima_bank_by_name(e->alg->name, strlen(e->alg->name));
 	if (bank < 0 || ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
 		a->boot = IMA_BOOT_NOT_CHECKED;
+		boot_unverified(a, rec, e, bank);
 		return;
 	}
 	if (!memcmp(want, e->digest, e->dlen)) {
@@ -637,7 +890,7 @@ static void check_boot_aggregate(struct ima_audit *a,
 		return;
 	}
 	a->boot = IMA_BOOT_MISMATCH;
-	ima_audit_fail(a, rec->index, rec->offset, IMA_FK_BOOT, e->path,
+	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BOOT_AGGREGATE, e->path,
 		       e->plen,
 		       "boot_aggregate does not match %s PCRs 0-%d",
 		       e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
@@ -653,22 +906,63 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		if (ima_digest(e->alg, buf->data, buf->len, d) ||
 		    memcmp(d, e->digest, e->dlen)) {
 			a->buf_failed++;
-			ima_audit_fail(a, rec->index, rec->offset,
-				       IMA_FK_RECORD, e->path, e->plen,
+			ima_audit_failc(a, rec->index, rec->offset,
+					IMA_FC_BUF_DIGEST, e->path, e->plen,
 				       "buffer digest does not match d-ng");
 		}
 	}
-	if (e->plen == 10 && !memcmp(e->path, "ima_policy", 10)) {
+	/*
+	 * A policy on an unbound PCR can never be the recorded one; which of
+	 * the others is depends on coverage, known at the end (pick_policy).
+	 */
+	if (e->plen == 10 && !memcmp(e->path, "ima_policy", 10) &&
+	    (a->bound & (1u << rec->pcr))) {
+		struct ima_policy_entry *np;
 		uint8_t *copy = malloc(buf->len ? buf->len : 1);
 
-		if (!copy)
+		np = copy ? realloc(a->policies,
+				    (a->npolicies + 1) * sizeof(*np)) : NULL;
+		if (!np) {
+			free(copy);
+			a->oom = true;
 			return;
+		}
 		memcpy(copy, buf->data, buf->len);
-		free(a->policy);
-		a->policy = copy;
-		a->policy_len = buf->len;
+		a->policies = np;
+		np[a->npolicies].index = rec->index;
+		np[a->npolicies].offset = rec->offset;
+		np[a->npolicies].pcr = rec->pcr;
+		np[a->npolicies].data = copy;
+		np[a->npolicies].len = buf->len;
+		a->npolicies++;
+	}
+}
+
+static bool covered(const struct ima_audit *a, uint32_t pcr, uint64_t index)
+{
+	const struct ima_replay *rp = &a->replay;
+
+	return (a->bound & (1u << pcr)) && rp->cover_ok[pcr] &&
+	       rp->cover_index[pcr] >= 0 &&
+	       index <= (uint64_t)rp->cover_index[pcr];
+}
+
+/* The recorded policy: the last ima_policy entry bound and covered. */
+static void pick_policy(struct ima_audit *a)
+{
+	size_t i = a->npolicies;
+
+	while (i--) {
+		const struct ima_policy_entry *pe = &a->policies[i];
+
+		if (!covered(a, pe->pcr, pe->index))
+			continue;
+		a->policy = pe->data;
+		a->policy_len = pe->len;
+		a->policy_index = pe->index;
+		a->policy_offset = pe->offset;
 		a->policy_found = true;
-		a->policy_index = rec->index;
+		return;
 	}
 }
 
@@ -679,8 +973,10 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 {
 	struct sig_job *j = malloc(sizeof(*j) + e->plen + 1);
 
-	if (!j)
+	if (!j) {
+		a->oom = true;	/* a signature not checked is no pass */
 		return;
+	}
 	memset(j, 0, sizeof(*j));
 	j->a = a;
 	j->kind = kind;
@@ -689,9 +985,10 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 	j->alg = alg;
 	memcpy(j->digest, digest, dlen);
 	j->dlen = dlen;
-	j->sig = malloc(sig->len);
+	j->sig = malloc(sig->len ? sig->len : 1);
 	if (!j->sig) {
 		free(j);
+		a->oom = true;
 		return;
 	}
 	memcpy(j->sig, sig->data, sig->len);
@@ -707,6 +1004,7 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 		if (!a->batch) {
 			free(j->sig);
 			free(j);
+			a->oom = true;
 			return;
 		}
 	}
@@ -734,13 +1032,13 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			pthread_mutex_unlock(&a->lock);
 			if (rc == IMA_SIG_UNSUPPORTED)
-				ima_audit_fail(a, rec->index, rec->offset,
-					       IMA_FK_SIG, e->path, e->plen,
+				ima_audit_failc(a, rec->index, rec->offset,
+						IMA_FC_SIG_UNSUPPORTED, e->path, e->plen,
 					       "unsupported signature type 0x%02x version %u",
 					       h.type, h.version);
 			else
-				ima_audit_fail(a, rec->index, rec->offset,
-					       IMA_FK_SIG, e->path, e->plen,
+				ima_audit_failc(a, rec->index, rec->offset,
+					       IMA_FC_SIG_MALFORMED, e->path, e->plen,
 					       "malformed signature header");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
@@ -768,8 +1066,8 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			a->sig.modsig_failed++;
 			pthread_mutex_unlock(&a->lock);
-			ima_audit_fail(a, rec->index, rec->offset,
-				       IMA_FK_MODSIG, e->path, e->plen,
+			ima_audit_failc(a, rec->index, rec->offset,
+					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
@@ -781,7 +1079,7 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		return;
 	a->sig.unsigned_++;
 	if (a->opts->require_signatures)
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_SIG,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
 			       e->path, e->plen, "unsigned entry");
 }
 
@@ -798,19 +1096,19 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 		return;
 	case IMA_MF_UNKNOWN_PATH:
 		a->mf_unknown++;
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_MANIFEST,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_PATH,
 			       e->path, e->plen, "path not in manifest");
 		return;
 	case IMA_MF_WRONG_DIGEST:
 		a->mf_wrong++;
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_MANIFEST,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_DIGEST,
 			       e->path, e->plen,
 			       "%s digest differs from the manifest",
 			       e->alg->name);
 		return;
 	default:
 		a->mf_no_algo++;
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_MANIFEST,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
 			       e->path, e->plen,
 			       "manifest has no %s digest for this path",
 			       e->alg->name);
@@ -834,7 +1132,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		fields_ok = get_fields(a, rec, &e);
 	} else {
 		a->unknown_templates++;
-		ima_audit_fail(a, rec->index, rec->offset, IMA_FK_RECORD,
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNKNOWN_TEMPLATE,
 			       NULL, 0, "unknown template '%s'", rec->name);
 	}
 	/* the table lookup misses the cache: start it before hashing */
@@ -848,12 +1146,23 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		ima_digest(ima_bank_algo(IMA_BANK_SHA1), data, len, sha1);
 		if (memcmp(sha1, rec->digest, 20)) {
 			a->tmpl_failed++;
-			ima_audit_fail(a, rec->index, rec->offset,
-				       IMA_FK_RECORD, e.path, e.plen,
+			ima_audit_failc(a, rec->index, rec->offset,
+				       IMA_FC_TEMPLATE_HASH, e.path, e.plen,
 				       "template hash mismatch");
 		}
 	}
 	replay(a, rec, data, len, e.violation);
+	if (!(a->bound & (1u << rec->pcr))) {
+		if (a->opts->ignore_pcrs & (1u << rec->pcr))
+			a->waived_entries[rec->pcr]++;
+		else if (!a->quote_failed)
+			ima_audit_failc(a, rec->index, rec->offset,
+					IMA_FC_UNBOUND_PCR, e.path, e.plen,
+					"PCR %u is not bound: %s", rec->pcr,
+					a->opts->quote ?
+					"not in the quote's selection (or sha1 only)" :
+					"no sha256/sha384/sha512 value given for it");
+	}
 	if (!fields_ok)
 		return;
 	if (rec->index == 0) {
@@ -862,6 +1171,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 			return;
 		}
 		a->boot = IMA_BOOT_ABSENT;
+		boot_unverified(a, rec, NULL, IMA_BANK_SHA256);
 	}
 	ibuf = ima_record_field(rec, IMA_F_BUF);
 	if (ibuf >= 0) {
@@ -875,36 +1185,94 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		check_manifest(a, rec, &e);
 }
 
+/*
+ * One coverage rule, with a quote or without: a bound PCR's given values
+ * must all match one prefix of its entries; the entries after the last
+ * such prefix fail unless allow_uncovered; a prefix of zero entries of a
+ * PCR the list extends never passes.
+ */
 static void check_pcrs(struct ima_audit *a)
 {
 	const struct ima_pcr_values *v = &a->opts->pcrs;
+	const struct ima_replay *rp = &a->replay;
+	uint64_t k;
 	int b, p;
 
+	if (rp->oom)
+		a->oom = true;
 	for (p = 0; p < IMA_NR_PCRS; p++) {
-		if (!(a->opts->pcr_mask & (1u << p)))
+		bool all = true;
+
+		if (!(a->bound & (1u << p)) ||
+		    !(rp->count[p] || (a->opts->pcr_mask & (1u << p))))
 			continue;
 		for (b = 0; b < IMA_NR_BANKS; b++) {
-			const struct ima_replay_pcr *r = &a->replay.pcr[b][p];
-
-			if (!(v->have[b] & (1u << p)))
+			if (!(v->have[b] & (1u << p)) ||
+			    !(rp->banks & (1u << b)) || rp->pcr[b][p].matched)
 				continue;
-			if (!r->matched) {
-				ima_audit_fail(a, IMA_NO_INDEX, 0,
-					       IMA_FK_GLOBAL, NULL, 0,
-					       "PCR %d %s matches no prefix of the log",
-					       p, ima_bank_name(b));
-				continue;
+			all = false;
+			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
+					NULL, 0,
+					"PCR %d %s matches no prefix of the log",
+					p, ima_bank_name(b));
+		}
+		if (!all)
+			continue;
+		if (!rp->cover_ok[p]) {
+			ima_audit_failc(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0,
+					"PCR %d: its banks match different prefixes of the log",
+					p);
+			continue;
+		}
+		if (rp->count[p] && !rp->cover_count[p])
+			ima_audit_failc(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_COVERS_NOTHING, NULL, 0,
+					"PCR %d: the value matches before any entry: it covers none of the %llu measurements",
+					p, (unsigned long long)rp->count[p]);
+		if (!rp->npending[p])
+			continue;
+		if (a->opts->allow_uncovered) {
+			a->uncovered_allowed += rp->npending[p];
+			continue;
+		}
+		for (k = 0; k < rp->npending[p]; k++) {
+			if (k >= IMA_REPLAY_MAX_PENDING) {
+				/* counted, not listed: still failures */
+				pthread_mutex_lock(&a->lock);
+				a->failure_count += rp->npending[p] - k;
+				pthread_mutex_unlock(&a->lock);
+				break;
 			}
-			if (a->opts->require_coverage &&
-			    r->match_count < a->replay.count[p])
-				ima_audit_fail(a, IMA_NO_INDEX, 0,
-					       IMA_FK_GLOBAL, NULL, 0,
-					       "PCR %d %s covers %llu of %llu measurements",
-					       p, ima_bank_name(b),
-					       (unsigned long long)r->match_count,
-					       (unsigned long long)a->replay.count[p]);
+			ima_audit_failc(a, rp->pending[p][k].index,
+					rp->pending[p][k].offset,
+					IMA_FC_UNCOVERED, NULL, 0,
+					"PCR %d: entries %llu..%lld not covered by the %s (it covers %llu of %llu measurements)",
+					p,
+					(unsigned long long)rp->pending[p][0].index,
+					(long long)rp->last_index[p],
+					a->opts->quote ? "quote" : "PCR values",
+					(unsigned long long)rp->cover_count[p],
+					(unsigned long long)rp->count[p]);
 		}
 	}
+}
+
+/* The quote's failed checks, and what they leave unattested. */
+static void quote_failures(struct ima_audit *a)
+{
+	const struct ima_quote_check *c = a->opts->quote;
+	int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nreasons; i++)
+		ima_audit_failc(a, IMA_NO_INDEX, 0, c->reason_class[i], NULL, 0,
+				"%s", c->reasons[i]);
+	if (a->quote_failed)
+		ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_QUOTE_UNATTESTED,
+				NULL, 0,
+				"quote: a check failed, so no PCR value is trusted and no entry is attested");
 }
 
 static void check_policy(struct ima_audit *a)
@@ -917,8 +1285,8 @@ static void check_policy(struct ima_audit *a)
 	if (!a->policy_found) {
 		a->policy_match = 0;
 		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "no ima_policy entry in the log");
-		ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL, NULL, 0,
+			 "no ima_policy entry bound and covered in the log");
+		ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_POLICY, NULL, 0,
 			       "policy: %s", a->policy_diff);
 		return;
 	}
@@ -942,7 +1310,8 @@ static void check_policy(struct ima_audit *a)
 		snprintf(a->policy_diff, sizeof(a->policy_diff),
 			 "first difference at line %zu (byte %zu) of %s",
 			 line, i, a->opts->expect_policy_name);
-	ima_audit_fail(a, a->policy_index, 0, IMA_FK_GLOBAL, NULL, 0,
+	ima_audit_failc(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
+			NULL, 0,
 		       "policy: %s", a->policy_diff);
 }
 
@@ -966,7 +1335,10 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 
 	if (!rec) {
 		a->io_error = true;
+		a->oom = true;
 		snprintf(a->error, sizeof(a->error), "out of memory");
+		hq_finish(a);
+		pool_done(a);	/* no job outlives the run */
 		return;
 	}
 	for (;;) {
@@ -988,15 +1360,16 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	}
 	free(rec);
 	hq_finish(a);
-	if (a->pool) {
-		flush_batch(a);
-		ima_pool_finish(a->pool);
-		a->pool = NULL;
-	}
+	pool_done(a);
+	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);
+		pick_policy(a);
 		check_policy(a);
 	}
+	if (a->oom && !a->malformed && !a->io_error)
+		snprintf(a->error, sizeof(a->error),
+			 "out of memory: the audit is incomplete");
 	if (a->nfailures)
 		qsort(a->failures, a->nfailures, sizeof(*a->failures),
 		      cmp_failure);
@@ -1004,7 +1377,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 
 int ima_audit_exit_code(const struct ima_audit *a)
 {
-	if (a->malformed || a->io_error)
+	if (a->malformed || a->io_error || a->oom)
 		return IMA_EXIT_MALFORMED;
 	if (a->failure_count)
 		return IMA_EXIT_FAIL;

@@ -44,7 +44,13 @@ static int add_key(struct ima_keyring *kr, EVP_PKEY *pkey, X509 *cert,
 {
 	struct ima_key *nk, *k;
 	ASN1_OCTET_STRING *skid = NULL;
+	int kt = pkey ? EVP_PKEY_base_id(pkey) : EVP_PKEY_NONE;
 
+	/* a key that cannot verify anything is refused, never skipped */
+	if (kt != EVP_PKEY_RSA && kt != EVP_PKEY_EC) {
+		EVP_PKEY_free(pkey);
+		return pkey ? -2 : -3;
+	}
 	nk = realloc(kr->keys, (kr->n + 1) * sizeof(*nk));
 	if (!nk)
 		return -1;
@@ -82,7 +88,7 @@ int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 	size_t len, before = kr->n;
 	FILE *f = fopen(path, "rb");
 	BIO *bio = NULL;
-	int rc = -1;
+	int rc = -1, krc = 0;
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -102,9 +108,10 @@ int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 
 		if (!cert)
 			break;
-		if (add_key(kr, X509_get_pubkey(cert), cert, path)) {
+		krc = add_key(kr, X509_get_pubkey(cert), cert, path);
+		if (krc) {
 			X509_free(cert);
-			goto out;
+			goto bad;
 		}
 	}
 	if (kr->n == before) {
@@ -114,8 +121,11 @@ int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 		p = buf;
 		cert = d2i_X509(NULL, &p, (long)len);
 		if (cert) {
-			if (add_key(kr, X509_get_pubkey(cert), cert, path))
-				goto out;
+			krc = add_key(kr, X509_get_pubkey(cert), cert, path);
+			if (krc) {
+				X509_free(cert);
+				goto bad;
+			}
 		} else {
 			BIO_reset(bio);
 			pkey = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
@@ -123,8 +133,11 @@ int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 				p = buf;
 				pkey = d2i_PUBKEY(NULL, &p, (long)len);
 			}
-			if (pkey && add_key(kr, pkey, NULL, path))
-				goto out;
+			if (pkey) {
+				krc = add_key(kr, pkey, NULL, path);
+				if (krc)
+					goto bad;
+			}
 		}
 	}
 	ERR_clear_error();
@@ -135,6 +148,13 @@ int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 		goto out;
 	}
 	rc = 0;
+	goto out;
+bad:
+	ERR_clear_error();
+	snprintf(err, errlen, "%s: %s", path,
+		 krc == -2 ? "public key is neither RSA nor EC: no IMA signature or quote can be verified with it" :
+		 krc == -3 ? "public key cannot be decoded (unknown algorithm or malformed SubjectPublicKeyInfo)" :
+		 "out of memory");
 out:
 	BIO_free(bio);
 	fclose(f);

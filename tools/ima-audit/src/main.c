@@ -28,7 +28,13 @@ static const char usage_text[] =
 "                        tpm2_pcrread output (repeatable)\n"
 "  --pcr-value ALG:N=HEX expected value of one PCR (repeatable)\n"
 "  --tpm-sysfs[=DIR]     read DIR/pcr-ALG/N (default " DEFAULT_SYSFS ")\n"
-"  --require-coverage    fail if a PCR value covers only part of the log\n"
+"  --pcrs ALG,FILE       evmctl's PCR file: 'PCR-NN: HEX' lines for bank ALG\n"
+"  --ignore-pcr N[-M]    entries on these PCRs need no value (waiver, reported)\n"
+"  --allow-sha1          sha1 values bind PCRs too (waiver, reported; a sha1-only\n"
+"                        TPM or evmctl --pcrs sha1,FILE)\n"
+"  --allow-uncovered     entries after the last covered prefix are reported,\n"
+"                        not failures (with or without a quote)\n"
+"  --require-coverage    accepted for compatibility: coverage is always required\n"
 "TPM quote (the PCR values then come from the verified quote only):\n"
 "  --quote FILE          TPMS_ATTEST from tpm2_quote -m\n"
 "  --quote-sig FILE      its signature (tpm2_quote -s: TPMT_SIGNATURE or\n"
@@ -37,7 +43,8 @@ static const char usage_text[] =
 "  --nonce HEX           the nonce the quote must carry as extraData\n"
 "  --quote-pcrs FILE     the quoted PCR values (tpm2_quote -o FILE -F values);\n"
 "                        default: the --pcrs/--pcr-value/--tpm-sysfs values\n"
-"  --allow-uncovered     entries after the quote are reported, not failures\n"
+"  --allow-unverified-boot  a quote without the PCRs boot_aggregate needs is\n"
+"                        accepted (waiver, reported)\n"
 "Signatures:\n"
 "  --key FILE            certificate (PEM/DER) or public key (repeatable)\n"
 "  --require-signatures  unsigned file measurements are failures\n"
@@ -65,7 +72,8 @@ enum {
 	OPT_REQ_SIGS, OPT_REQ_COVER, OPT_JOBS, OPT_MANIFEST, OPT_SHOW_POLICY,
 	OPT_EXPECT_POLICY, OPT_BYTE_ORDER, OPT_MAX_SIZE, OPT_MAX_ENTRY,
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
-	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED,
+	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
+	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1,
 };
 
 static const struct option options[] = {
@@ -90,6 +98,10 @@ static const struct option options[] = {
 	{ "nonce", required_argument, NULL, OPT_NONCE },
 	{ "quote-pcrs", required_argument, NULL, OPT_QUOTE_PCRS },
 	{ "allow-uncovered", no_argument, NULL, OPT_ALLOW_UNCOVERED },
+	{ "ignore-pcr", required_argument, NULL, OPT_IGNORE_PCR },
+	{ "allow-unverified-boot", no_argument, NULL,
+	  OPT_ALLOW_UNVERIFIED_BOOT },
+	{ "allow-sha1", no_argument, NULL, OPT_ALLOW_SHA1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -137,7 +149,6 @@ struct quote_args {
 	const char *msg, *sig, *ak, *pcrs;
 	uint8_t nonce[IMA_QUOTE_MAX_DATA];
 	size_t nonce_len;
-	bool allow_uncovered;
 };
 
 static int parse_nonce(const char *hex, struct quote_args *qa)
@@ -155,10 +166,10 @@ static int parse_nonce(const char *hex, struct quote_args *qa)
 }
 
 /*
- * Verify the quote. The expected PCR values become the quoted ones when
- * every check passed, and none otherwise; values given with --pcrs and
- * friends serve only as the source of the quoted values when --quote-pcrs
- * is absent. Returns an exit code: OK or FAIL
+ * Read the quote's files and verify it (ima_quote_verify). Values given
+ * with --pcrs and friends serve only as the source of the quoted values
+ * when --quote-pcrs is absent; what the verdict makes of the result is
+ * the library's (ima_audit_init). Returns an exit code: OK or FAIL
  * (c->reasons), USAGE (unreadable file), MALFORMED (c->error).
  */
 static int verify_quote(const struct quote_args *qa,
@@ -208,10 +219,6 @@ static int verify_quote(const struct quote_args *qa,
 		rc = IMA_EXIT_MALFORMED;
 		goto out;
 	}
-	/* values from a quote that failed a check are not trusted */
-	if (qrc != IMA_QUOTE_OK)
-		memset(&c->pcrs, 0, sizeof(c->pcrs));
-	opts->pcrs = c->pcrs;
 	rc = qrc == IMA_QUOTE_OK ? IMA_EXIT_OK : IMA_EXIT_FAIL;
 out:
 	c->msg = c->sig = c->values = NULL;
@@ -268,55 +275,52 @@ static void print_quote(const struct ima_quote_check *c, FILE *out)
 		(unsigned long long)q->clock);
 }
 
-/*
- * Quote failures join the audit's; entries the quoted PCR values do not
- * cover (extended after the quote) are failures unless allowed.
- */
-static void quote_failures(struct ima_audit *a,
-			   const struct ima_quote_check *c, bool allow)
+/* --ignore-pcr N or N-M */
+static int parse_pcr_range(const char *arg, uint32_t *mask)
 {
-	const struct ima_replay *rp = &a->replay;
-	int i, b, p;
+	unsigned long long lo, hi;
+	const char *dash = strchr(arg, '-');
+	char buf[16];
 
-	for (i = 0; i < c->nreasons; i++)
-		ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL, NULL, 0,
-			       "%s", c->reasons[i]);
-	if (c->nreasons)
-		return;
-	/* a reported PCR the quote leaves out: its entries are unattested */
-	for (p = 0; p < IMA_NR_PCRS; p++) {
-		uint32_t any = 0;
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	if (!dash)
+		return parse_u64(arg, IMA_NR_PCRS - 1, &lo) ? -1 :
+		       (*mask |= 1u << lo, 0);
+	memcpy(buf, arg, (size_t)(dash - arg));
+	buf[dash - arg] = '\0';
+	if (parse_u64(buf, IMA_NR_PCRS - 1, &lo) ||
+	    parse_u64(dash + 1, IMA_NR_PCRS - 1, &hi) || hi < lo)
+		return -1;
+	for (; lo <= hi; lo++)
+		*mask |= 1u << lo;
+	return 0;
+}
 
-		for (b = 0; b < IMA_NR_BANKS; b++)
-			any |= c->pcrs.have[b] & (1u << p);
-		if ((a->opts->pcr_mask & (1u << p)) && !any &&
-		    rp->count[p])
-			ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL,
-				       NULL, 0,
-				       "PCR %d is not in the quote: its %llu measurements are not attested",
-				       p, (unsigned long long)rp->count[p]);
+/*
+ * --pcrs FILE, or evmctl's --pcrs ALG,FILE. An unreadable file is a
+ * usage error (2), one that cannot be parsed malformed input (3).
+ */
+static int load_pcrs(struct ima_audit_opts *opts, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char err[512];
+	int bank = comma ? ima_bank_by_name(arg, (size_t)(comma - arg)) : -1;
+	const char *path = bank >= 0 ? comma + 1 : arg;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+		return usage_error("%s", err);
 	}
-	if (allow)
-		return;
-	for (p = 0; p < IMA_NR_PCRS; p++) {
-		for (b = 0; b < IMA_NR_BANKS; b++) {
-			const struct ima_replay_pcr *r = &rp->pcr[b][p];
-
-			if (!(c->pcrs.have[b] & (1u << p)) ||
-			    !(rp->banks & (1u << b)) || !r->matched ||
-			    r->match_count >= rp->count[p])
-				continue;
-			ima_audit_fail(a, IMA_NO_INDEX, 0, IMA_FK_GLOBAL,
-				       NULL, 0,
-				       "PCR %d %s: entries %lld..%lld not covered by the quote (it covers %llu of %llu measurements)",
-				       p, ima_bank_name(b),
-				       (long long)r->match_index + 1,
-				       (long long)rp->last_index[p],
-				       (unsigned long long)r->match_count,
-				       (unsigned long long)rp->count[p]);
-			break;	/* one line per PCR */
-		}
+	fclose(f);
+	if (bank >= 0 ? ima_pcr_load_evmctl(&opts->pcrs, bank, path, err,
+					    sizeof(err)) :
+	    ima_pcr_load_file(&opts->pcrs, path, err, sizeof(err))) {
+		fprintf(stderr, "ima-audit: %s\n", err);
+		return IMA_EXIT_MALFORMED;
 	}
+	return IMA_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -333,7 +337,7 @@ int main(int argc, char **argv)
 	uint8_t *policy = NULL;
 	unsigned long long n;
 	char err[512];
-	int c, fd = -1, rc = IMA_EXIT_USAGE, b;
+	int c, fd = -1, rc = IMA_EXIT_USAGE;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	opts.pcr_mask = 1u << 10;
@@ -351,11 +355,22 @@ int main(int argc, char **argv)
 			opts.pcr_mask |= 1u << n;
 			break;
 		case OPT_PCRS:
-			if (ima_pcr_load_file(&opts.pcrs, optarg, err,
-					      sizeof(err))) {
-				rc = usage_error("%s", err);
+			rc = load_pcrs(&opts, optarg);
+			if (rc != IMA_EXIT_OK)
+				goto out;
+			break;
+		case OPT_IGNORE_PCR:
+			if (parse_pcr_range(optarg, &opts.ignore_pcrs)) {
+				rc = usage_error("bad --ignore-pcr '%s': N or N-M, 0-23",
+						 optarg);
 				goto out;
 			}
+			break;
+		case OPT_ALLOW_UNVERIFIED_BOOT:
+			opts.allow_unverified_boot = true;
+			break;
+		case OPT_ALLOW_SHA1:
+			opts.allow_sha1 = true;
 			break;
 		case OPT_PCR_VALUE:
 			if (ima_pcr_parse_text(&opts.pcrs, optarg,
@@ -473,7 +488,7 @@ int main(int argc, char **argv)
 			nonce_given = true;
 			break;
 		case OPT_ALLOW_UNCOVERED:
-			qa.allow_uncovered = true;
+			opts.allow_uncovered = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -491,8 +506,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	quote = qa.msg || qa.sig || qa.ak || qa.pcrs || nonce_given ||
-		qa.allow_uncovered;
+	quote = qa.msg || qa.sig || qa.ak || qa.pcrs || nonce_given;
 	if (quote && (!qa.msg || !qa.sig || !qa.ak || !nonce_given)) {
 		rc = usage_error("%s", "a quote needs --quote, --quote-sig, --ak-pub and --nonce");
 		goto out;
@@ -501,12 +515,10 @@ int main(int argc, char **argv)
 		rc = verify_quote(&qa, &opts, &qc);
 		if (rc != IMA_EXIT_OK && rc != IMA_EXIT_FAIL)
 			goto out;
+		opts.quote = &qc;
 	}
 
 	opts.banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
-	for (b = 0; b < IMA_NR_BANKS; b++)
-		if (opts.pcrs.have[b])
-			opts.banks |= 1u << b;
 	opts.input_name = log;
 
 	if (!strcmp(log, "-")) {
@@ -528,14 +540,14 @@ int main(int argc, char **argv)
 	}
 	ima_audit_run(&audit, &reader);
 	ima_reader_free(&reader);
-	if (quote)
-		quote_failures(&audit, &qc, qa.allow_uncovered);
 	rc = ima_audit_exit_code(&audit);
 
 	if (audit.malformed || audit.io_error)
 		fprintf(stderr, "ima-audit: %s: %s at byte offset %llu\n",
 			log, audit.malformed ? "malformed log" : "read error",
 			(unsigned long long)audit.error_offset);
+	else if (audit.oom)
+		fprintf(stderr, "ima-audit: %s: %s\n", log, audit.error);
 	if (show_policy) {
 		if (audit.policy_found)
 			fwrite(audit.policy, 1, audit.policy_len, stdout);

@@ -264,6 +264,83 @@ int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
 	return ima_digest(alg, buf, (size_t)n * alg->size, out);
 }
 
+int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,
+			char *err, size_t errlen)
+{
+	size_t len;
+	char *text = slurp(path, 1 << 20, &len, err, errlen);
+	const char *p, *end, *eol;
+	unsigned int line = 0;
+	int rc = -1, n = 0;
+
+	if (!text)
+		return -1;
+	for (p = text, end = text + len; p < end; p = eol + 1) {
+		const char *q, *hex;
+		unsigned long pcr = 0;
+		int digits = 0;
+
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		line++;
+		q = p + span(p, eol, is_blank);
+		if (q == eol)
+			continue;
+		if (eol - q < 4 || strncmp(q, "PCR-", 4)) {
+			snprintf(err, errlen,
+				 "%s:%u: expected 'PCR-NN: HEX' (evmctl)",
+				 path, line);
+			goto out;
+		}
+		for (q += 4; q < eol && isdigit((unsigned char)*q) &&
+		     digits < 3; q++, digits++)
+			pcr = pcr * 10 + (unsigned long)(*q - '0');
+		if (!digits || q == eol || *q != ':') {
+			snprintf(err, errlen,
+				 "%s:%u: expected 'PCR-NN: HEX' (evmctl)",
+				 path, line);
+			goto out;
+		}
+		q++;
+		q += span(q, eol, is_blank);
+		hex = q;
+		q += span(q, eol, isxdigit);
+		if (q + span(q, eol, is_blank) != eol) {
+			snprintf(err, errlen, "%s:%u: trailing characters",
+				 path, line);
+			goto out;
+		}
+		if (set_value(v, bank, pcr, hex, (size_t)(q - hex), err,
+			      errlen, path, line))
+			goto out;
+		n++;
+	}
+	if (!n) {
+		snprintf(err, errlen, "%s: no 'PCR-NN: HEX' line", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
+/* Bits of the banks replayed and given for pcr. */
+static uint32_t expected_banks(const struct ima_replay *rp, uint32_t pcr)
+{
+	uint32_t m = 0;
+	int b;
+
+	if (!rp->expect)
+		return 0;
+	for (b = 0; b < IMA_NR_BANKS; b++)
+		if ((rp->banks & (1u << b)) &&
+		    (rp->expect->have[b] & (1u << pcr)))
+			m |= 1u << b;
+	return m;
+}
+
 void ima_replay_init(struct ima_replay *rp, uint32_t banks,
 		     const struct ima_pcr_values *expect)
 {
@@ -272,25 +349,56 @@ void ima_replay_init(struct ima_replay *rp, uint32_t banks,
 	memset(rp, 0, sizeof(*rp));
 	rp->banks = banks;
 	rp->expect = expect;
-	for (p = 0; p < IMA_NR_PCRS; p++)
+	for (p = 0; p < IMA_NR_PCRS; p++) {
 		rp->last_index[p] = -1;
-	for (b = 0; b < IMA_NR_BANKS; b++) {
-		for (p = 0; p < IMA_NR_PCRS; p++) {
+		rp->cover_index[p] = -1;
+	}
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		uint32_t want = expected_banks(rp, (uint32_t)p), got = 0;
+
+		for (b = 0; b < IMA_NR_BANKS; b++) {
 			struct ima_replay_pcr *r = &rp->pcr[b][p];
 			unsigned int size = ima_bank_algo(b)->size;
 
 			r->match_index = -1;
 			if (expect && (expect->have[b] & (1u << p)) &&
-			    !memcmp(r->val, expect->val[b][p], size))
+			    !memcmp(r->val, expect->val[b][p], size)) {
 				r->matched = true;
+				got |= 1u << b;
+			}
 		}
+		rp->cover_ok[p] = want && (got & want) == want;
 	}
 }
 
-void ima_replay_extend(struct ima_replay *rp, uint32_t pcr,
-		       uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
-		       uint64_t index)
+static void add_pending(struct ima_replay *rp, uint32_t pcr, uint64_t index,
+			uint64_t offset)
 {
+	uint64_t n = rp->npending[pcr]++;
+
+	if (n >= IMA_REPLAY_MAX_PENDING || rp->oom)
+		return;		/* counted, not listed (oom: exit 3) */
+	if (n >= rp->cap_pending[pcr]) {
+		size_t ncap = n ? 2 * n : 16;
+		struct ima_replay_entry *np;
+
+		np = realloc(rp->pending[pcr], ncap * sizeof(*np));
+		if (!np) {
+			rp->oom = true;
+			return;
+		}
+		rp->pending[pcr] = np;
+		rp->cap_pending[pcr] = ncap;
+	}
+	rp->pending[pcr][n].index = index;
+	rp->pending[pcr][n].offset = offset;
+}
+
+void ima_replay_extend_at(struct ima_replay *rp, uint32_t pcr,
+			  uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
+			  uint64_t index, uint64_t offset)
+{
+	uint32_t want = expected_banks(rp, pcr), got = 0;
 	int b;
 
 	rp->count[pcr]++;
@@ -305,11 +413,40 @@ void ima_replay_extend(struct ima_replay *rp, uint32_t pcr,
 		memcpy(buf, r->val, alg->size);
 		memcpy(buf + alg->size, digests[b], alg->size);
 		ima_digest(alg, buf, 2 * alg->size, r->val);
-		if (rp->expect && (rp->expect->have[b] & (1u << pcr)) &&
+		if ((want & (1u << b)) &&
 		    !memcmp(r->val, rp->expect->val[b][pcr], alg->size)) {
 			r->matched = true;
 			r->match_count = rp->count[pcr];
 			r->match_index = (int64_t)index;
+			got |= 1u << b;
 		}
+	}
+	if (!want)
+		return;
+	if (got == want) {
+		rp->cover_ok[pcr] = true;
+		rp->cover_count[pcr] = rp->count[pcr];
+		rp->cover_index[pcr] = (int64_t)index;
+		rp->npending[pcr] = 0;
+	} else {
+		add_pending(rp, pcr, index, offset);
+	}
+}
+
+void ima_replay_extend(struct ima_replay *rp, uint32_t pcr,
+		       uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST],
+		       uint64_t index)
+{
+	ima_replay_extend_at(rp, pcr, digests, index, 0);
+}
+
+void ima_replay_free(struct ima_replay *rp)
+{
+	int p;
+
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		free(rp->pending[p]);
+		rp->pending[p] = NULL;
+		rp->cap_pending[p] = 0;
 	}
 }

@@ -9,9 +9,10 @@
 
 struct ima_pool {
 	pthread_mutex_t lock;
-	pthread_cond_t not_empty, not_full;
+	pthread_cond_t not_empty, not_full, idle;
 	void **queue;
 	size_t cap, head, count;
+	size_t active;		/* jobs taken, not finished */
 	bool done;
 	int nthreads;
 	pthread_t *threads;
@@ -40,9 +41,14 @@ static void *worker(void *arg)
 		job = p->queue[p->head];
 		p->head = (p->head + 1) % p->cap;
 		p->count--;
+		p->active++;
 		pthread_cond_signal(&p->not_full);
 		pthread_mutex_unlock(&p->lock);
 		p->fn(job, state);
+		pthread_mutex_lock(&p->lock);
+		if (!--p->active && !p->count)
+			pthread_cond_broadcast(&p->idle);
+		pthread_mutex_unlock(&p->lock);
 	}
 	if (p->state_free)
 		p->state_free(state);
@@ -65,6 +71,7 @@ struct ima_pool *ima_pool_new(int threads, size_t queue_len, ima_pool_fn fn,
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->not_empty, NULL);
 	pthread_cond_init(&p->not_full, NULL);
+	pthread_cond_init(&p->idle, NULL);
 	if (threads <= 0) {
 		p->inline_state = state_new ? state_new(arg) : NULL;
 		return p;
@@ -106,6 +113,16 @@ void ima_pool_submit(struct ima_pool *p, void *job)
 	pthread_mutex_unlock(&p->lock);
 }
 
+void ima_pool_wait(struct ima_pool *p)
+{
+	if (!p || !p->nthreads)
+		return;
+	pthread_mutex_lock(&p->lock);
+	while (p->count || p->active)
+		pthread_cond_wait(&p->idle, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void ima_pool_finish(struct ima_pool *p)
 {
 	int i;
@@ -123,6 +140,7 @@ void ima_pool_finish(struct ima_pool *p)
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->not_empty);
 	pthread_cond_destroy(&p->not_full);
+	pthread_cond_destroy(&p->idle);
 	free(p->queue);
 	free(p->threads);
 	free(p);

@@ -196,7 +196,11 @@ int ima_quote_sig_parse(struct ima_quote_sig *sig, const uint8_t *buf,
 			 len);
 		return -1;
 	}
-	/* TPMT_SIGNATURE if it parses exactly, else plain bytes */
+	/*
+	 * TPMT_SIGNATURE when it starts with RSASSA or ECDSA: then it must
+	 * parse exactly (a truncated or padded one is malformed, not a
+	 * plain signature that fails); else plain bytes.
+	 */
 	if (!rd_u16(&r, &alg, "sigAlg") && !rd_u16(&r, &hash, "hash")) {
 		if (alg == TPM_ALG_RSASSA &&
 		    !rd_tpm2b(&r, MAX_SIG_BYTES, NULL, &n1, &p1, "sig") &&
@@ -218,6 +222,13 @@ int ima_quote_sig_parse(struct ima_quote_sig *sig, const uint8_t *buf,
 			sig->b = p2;
 			sig->b_len = n2;
 			return 0;
+		}
+		if (alg == TPM_ALG_RSASSA || alg == TPM_ALG_ECDSA) {
+			snprintf(err, errlen,
+				 "TPMT_SIGNATURE (%s) of %zu bytes is not one complete signature (truncated, padded or with an empty part)",
+				 alg == TPM_ALG_RSASSA ? "RSASSA" : "ECDSA",
+				 len);
+			return -1;
 		}
 	}
 	if (len > MAX_SIG_BYTES) {
@@ -408,15 +419,16 @@ out:
 	return rc;
 }
 
-static void reason(struct ima_quote_check *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void reason(struct ima_quote_check *c, int cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void reason(struct ima_quote_check *c, const char *fmt, ...)
+static void reason(struct ima_quote_check *c, int cls, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (c->nreasons >= IMA_QUOTE_MAX_REASONS)
 		return;
+	c->reason_class[c->nreasons] = cls;
 	va_start(ap, fmt);
 	vsnprintf(c->reasons[c->nreasons++], sizeof(c->reasons[0]), fmt, ap);
 	va_end(ap);
@@ -476,28 +488,28 @@ static void check_signature(struct ima_quote_check *c,
 	int dlen;
 
 	if (!pkey) {
-		reason(c, "quote: no AK public key to verify the signature");
+		reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: no AK public key to verify the signature");
 		goto out;
 	}
 	if (!md) {
-		reason(c, "quote: signature hash 0x%04x is not supported",
+		reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: signature hash 0x%04x is not supported",
 		       s->hash);
 		goto out;
 	}
 	if (kt != EVP_PKEY_RSA && kt != EVP_PKEY_EC) {
-		reason(c, "quote: the AK public key is neither RSA nor EC");
+		reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: the AK public key is neither RSA nor EC");
 		goto out;
 	}
 	if ((s->alg == TPM_ALG_RSASSA && kt != EVP_PKEY_RSA) ||
 	    (s->alg == TPM_ALG_ECDSA && kt != EVP_PKEY_EC)) {
-		reason(c, "quote: signature is %s but the AK public key is %s: signed by another key",
+		reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: signature is %s but the AK public key is %s: signed by another key",
 		       s->alg == TPM_ALG_RSASSA ? "RSASSA" : "ECDSA",
 		       kt == EVP_PKEY_RSA ? "RSA" : "EC");
 		goto out;
 	}
 	if (s->alg == TPM_ALG_ECDSA) {
 		if (ecdsa_der(s, &der, &dlen)) {
-			reason(c, "quote: ECDSA signature cannot be encoded");
+			reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: ECDSA signature cannot be encoded");
 			goto out;
 		}
 		sig = der;
@@ -505,14 +517,14 @@ static void check_signature(struct ima_quote_check *c,
 	}
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || EVP_DigestVerifyInit(ctx, NULL, md, NULL, pkey) != 1) {
-		reason(c, "quote: cannot set up signature verification");
+		reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: cannot set up signature verification");
 		goto out;
 	}
 	/* RSA: PKCS#1 v1.5 is the default padding, which RSASSA is */
 	if (EVP_DigestVerify(ctx, sig, slen, c->msg, c->msg_len) == 1)
 		c->sig_ok = true;
 	else
-		reason(c, "quote: signature (%s, %s) does not verify with the AK public key: signed by another key or altered",
+		reason(c, IMA_FC_QUOTE_SIGNATURE, "quote: signature (%s, %s) does not verify with the AK public key: signed by another key or altered",
 		       s->alg == TPM_ALG_RSASSA ? "RSASSA" :
 		       s->alg == TPM_ALG_ECDSA ? "ECDSA" : "plain",
 		       alg_name(s->hash));
@@ -520,6 +532,53 @@ out:
 	ERR_clear_error();
 	EVP_MD_CTX_free(ctx);
 	OPENSSL_free(der);
+}
+
+/*
+ * A signature whose size cannot be the AK's is malformed (exit 3), not a
+ * signature that fails: RSA signatures are as long as the modulus, ECDSA
+ * r and s at most the order's size, a plain ECDSA signature one complete
+ * DER structure. A scheme the key cannot make is left to the check.
+ */
+static int sig_size_check(void *ak, const struct ima_quote_sig *s, char *err,
+			  size_t errlen)
+{
+	EVP_PKEY *pkey = ak;
+	int kt = pkey ? EVP_PKEY_base_id(pkey) : EVP_PKEY_NONE;
+	size_t n;
+
+	if (kt == EVP_PKEY_RSA && s->alg != TPM_ALG_ECDSA) {
+		n = (size_t)EVP_PKEY_get_size(pkey);
+		if (s->a_len != n) {
+			snprintf(err, errlen,
+				 "RSA signature of %zu bytes; the AK's modulus has %zu",
+				 s->a_len, n);
+			return -1;
+		}
+	}
+	if (kt == EVP_PKEY_EC && s->alg == TPM_ALG_ECDSA) {
+		n = ((size_t)EVP_PKEY_get_bits(pkey) + 7) / 8;
+		if (s->a_len > n || s->b_len > n) {
+			snprintf(err, errlen,
+				 "ECDSA r/s of %zu/%zu bytes; the AK's order has %zu",
+				 s->a_len, s->b_len, n);
+			return -1;
+		}
+	}
+	if (kt == EVP_PKEY_EC && !s->alg) {
+		const unsigned char *p = s->a;
+		ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)s->a_len);
+
+		ECDSA_SIG_free(es);
+		ERR_clear_error();
+		if (!es || p != s->a + s->a_len) {
+			snprintf(err, errlen,
+				 "plain ECDSA signature of %zu bytes is not one DER ECDSA-Sig-Value",
+				 s->a_len);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int ima_quote_verify(struct ima_quote_check *c)
@@ -543,6 +602,8 @@ int ima_quote_verify(struct ima_quote_check *c)
 	if (ima_quote_sig_parse(&sig, c->sig, c->sig_len, c->error,
 				sizeof(c->error)))
 		return IMA_QUOTE_MALFORMED;
+	if (sig_size_check(c->ak, &sig, c->error, sizeof(c->error)))
+		return IMA_QUOTE_MALFORMED;
 	if (q->type == TPM_ST_ATTEST_QUOTE) {
 		c->error_input = IMA_QUOTE_IN_MSG;
 		if (check_selection(q, c->error, sizeof(c->error)))
@@ -560,27 +621,27 @@ int ima_quote_verify(struct ima_quote_check *c)
 	}
 
 	if (q->magic != TPM_GENERATED_VALUE)
-		reason(c, "quote: magic 0x%08x is not TPM_GENERATED_VALUE 0x%08x: not made by a TPM",
+		reason(c, IMA_FC_QUOTE_MAGIC, "quote: magic 0x%08x is not TPM_GENERATED_VALUE 0x%08x: not made by a TPM",
 		       q->magic, TPM_GENERATED_VALUE);
 	if (q->type != TPM_ST_ATTEST_QUOTE)
-		reason(c, "quote: type 0x%04x is not TPM_ST_ATTEST_QUOTE 0x%04x",
+		reason(c, IMA_FC_QUOTE_TYPE, "quote: type 0x%04x is not TPM_ST_ATTEST_QUOTE 0x%04x",
 		       q->type, TPM_ST_ATTEST_QUOTE);
 	if (q->extra_len == c->nonce_len &&
 	    !memcmp(q->extra, c->nonce, c->nonce_len))
 		c->nonce_ok = true;
 	else
-		reason(c, "quote: extraData %s does not match the nonce %s: stale or replayed quote",
+		reason(c, IMA_FC_QUOTE_NONCE, "quote: extraData %s does not match the nonce %s: stale or replayed quote",
 		       short_hex(q->extra, q->extra_len, h1),
 		       short_hex(c->nonce, c->nonce_len, h2));
 	check_signature(c, &sig);
 
 	if (q->type == TPM_ST_ATTEST_QUOTE && (c->values || c->known)) {
 		if (ima_quote_pcr_digest(q, &c->pcrs, sig.hash, d, &dlen)) {
-			reason(c, "quote: cannot compute the PCR digest (%s)",
+			reason(c, IMA_FC_QUOTE_PCR_DIGEST, "quote: cannot compute the PCR digest (%s)",
 			       alg_name(sig.hash));
 		} else if (dlen != q->digest_len ||
 			   memcmp(d, q->digest, dlen)) {
-			reason(c, "quote: PCR values do not match the quoted pcrDigest (%s %s)",
+			reason(c, IMA_FC_QUOTE_PCR_DIGEST, "quote: PCR values do not match the quoted pcrDigest (%s %s)",
 			       alg_name(sig.hash),
 			       short_hex(q->digest, q->digest_len, h1));
 		} else {

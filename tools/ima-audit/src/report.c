@@ -106,10 +106,23 @@ static void json_str(FILE *out, const char *s, size_t len)
 	fputc('"', out);
 }
 
+/* Lower-case hex, in one write per 64 bytes (not a printf per byte). */
 static void hex(FILE *out, const uint8_t *p, size_t len)
 {
-	while (len--)
-		fprintf(out, "%02x", *p++);
+	static const char digits[] = "0123456789abcdef";
+	char buf[128];
+	size_t i, n;
+
+	while (len) {
+		n = len > 64 ? 64 : len;
+		for (i = 0; i < n; i++) {
+			buf[2 * i] = digits[p[i] >> 4];
+			buf[2 * i + 1] = digits[p[i] & 15];
+		}
+		fwrite(buf, 1, 2 * n, out);
+		p += n;
+		len -= n;
+	}
 }
 
 void ima_report_failures(const struct ima_audit *a, FILE *out)
@@ -175,6 +188,63 @@ static void text_pcrs(const struct ima_audit *a, FILE *out)
 	}
 }
 
+static void pcr_list(FILE *out, uint32_t mask)
+{
+	bool first = true;
+	int p;
+
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!(mask & (1u << p)))
+			continue;
+		fprintf(out, first ? "%d" : ",%d", p);
+		first = false;
+	}
+	if (first)
+		fputs("none", out);
+}
+
+static uint32_t extended_pcrs(const struct ima_audit *a)
+{
+	uint32_t m = 0;
+	int p;
+
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		if (a->replay.count[p])
+			m |= 1u << p;
+	return m;
+}
+
+/* What binds the list, and every waiver the user gave. */
+static void text_binding(const struct ima_audit *a, FILE *out)
+{
+	int p;
+
+	fputs("bound PCRs:     ", out);
+	pcr_list(out, a->bound);
+	fputs(a->opts->quote ? (a->quote_failed ?
+				" (the quote failed: none trusted)" :
+				" (by the verified quote)") :
+	      " (by the given values)", out);
+	fputs("; the list extends ", out);
+	pcr_list(out, extended_pcrs(a));
+	fputc('\n', out);
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		if (a->opts->ignore_pcrs & (1u << p))
+			fprintf(out,
+				"waived:         PCR %d not bound (--ignore-pcr): %" PRIu64 " entries on it not attested\n",
+				p, a->waived_entries[p]);
+	if (a->opts->allow_sha1)
+		fputs("waived:         sha1 values bind PCRs (--allow-sha1): collision-prone\n",
+		      out);
+	if (a->boot_waived)
+		fputs("waived:         boot_aggregate not verified (--allow-unverified-boot)\n",
+		      out);
+	if (a->uncovered_allowed)
+		fprintf(out,
+			"waived:         %" PRIu64 " entries not covered (--allow-uncovered): vouched for by nothing\n",
+			a->uncovered_allowed);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
@@ -196,6 +266,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	if (a->boot != IMA_BOOT_ABSENT && a->boot_len)
 		fprintf(out, " (%s)", a->boot_algo);
 	fputc('\n', out);
+	text_binding(a, out);
 	text_pcrs(a, out);
 	if (a->opts->keys.n)
 		fprintf(out,
@@ -222,10 +293,25 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	if (a->malformed || a->io_error)
 		fprintf(out, "error:          offset %" PRIu64 ": %s\n",
 			a->error_offset, a->error);
+	else if (a->oom)
+		fprintf(out, "error:          %s\n", a->error);
 	ima_report_failures(a, out);
 	fprintf(out, "result:         %s (%" PRIu64 " failures)\n",
-		a->malformed || a->io_error ? "MALFORMED" :
+		a->malformed || a->io_error || a->oom ? "MALFORMED" :
 		a->failure_count ? "FAIL" : "PASS", a->failure_count);
+}
+
+static void json_pcr_array(FILE *out, uint32_t mask)
+{
+	bool first = true;
+	int p;
+
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!(mask & (1u << p)))
+			continue;
+		fprintf(out, first ? "%d" : ",%d", p);
+		first = false;
+	}
 }
 
 static void json_pcrs(const struct ima_audit *a, FILE *out)
@@ -355,6 +441,16 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 			a->quote->clock_ms);
 	else
 		fputs("null,", out);
+	fputs("\"binding\":{\"bound_pcrs\":[", out);
+	json_pcr_array(out, a->bound);
+	fputs("],\"extended_pcrs\":[", out);
+	json_pcr_array(out, extended_pcrs(a));
+	fputs("],\"ignored_pcrs\":[", out);
+	json_pcr_array(out, a->opts->ignore_pcrs);
+	fprintf(out,
+		"],\"uncovered_allowed\":%" PRIu64 ",\"boot_aggregate_waived\":%s,\"sha1_binds\":%s},",
+		a->uncovered_allowed, a->boot_waived ? "true" : "false",
+		a->opts->allow_sha1 ? "true" : "false");
 	fputs("\"failures\":[", out);
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
@@ -370,13 +466,14 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 			json_str(out, f->path, strlen(f->path));
 		else
 			fputs("null", out);
-		fputs(",\"reason\":", out);
+		fprintf(out, ",\"class\":\"%s\",\"reason\":",
+			ima_fail_class_name(f->cls));
 		json_str(out, f->reason, strlen(f->reason));
 		fputc('}', out);
 	}
 	fprintf(out, "],\"failure_count\":%" PRIu64 ",\"error\":",
 		a->failure_count);
-	if (a->malformed || a->io_error) {
+	if (a->malformed || a->io_error || a->oom) {
 		fprintf(out, "{\"offset\":%" PRIu64 ",\"message\":",
 			a->error_offset);
 		json_str(out, a->error, strlen(a->error));

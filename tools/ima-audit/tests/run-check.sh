@@ -36,7 +36,9 @@ not_ok() {
 	[ -n "${2:-}" ] && echo "# $2"
 }
 
-# Golden tests: run from tests/golden so that arguments stay relative.
+# Golden snapshots (a format check only; the verdict is checked by the
+# intent-based cases below): run from tests/golden so that arguments stay
+# relative.
 run_golden() {
 	bin=$1
 	for args in "$golden"/*.args; do
@@ -71,12 +73,16 @@ fi
 
 echo "TAP version 13"
 
-# Unit tests: cmocka prints TAP with its own numbering; renumber.
-for t in "$B"/asan/test_*; do
+# Unit tests: cmocka prints TAP with its own numbering; renumber. Each runs
+# under ASan/UBSan, then under ThreadSanitizer (tsan: prefix).
+for t in "$B"/asan/test_* "$B"/tsan/test_*; do
+	case $t in *.o | *.d) continue ;; esac
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
+	case $t in "$B"/tsan/*) name=tsan:$name ;; esac
 	out=$B/$name.tap
-	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>"$out.err"
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" CMOCKA_MESSAGE_OUTPUT=TAP "$t" \
+		>"$out" 2>"$out.err"
 	rc=$?
 	seen=0
 	before=$fail
@@ -102,6 +108,32 @@ for t in "$B"/asan/test_*; do
 done
 
 run_golden "$B/asan/ima-audit"
+
+# Intent-based cases: expectations written by the generators from how each
+# case was built (tests/run-cases.py). A runner that cannot start fails.
+run_cases() {
+	dir=$1
+	label=$2
+	bin=${3:-$B/asan/ima-audit}
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+		"${PYTHON:-python3}" "$here/tests/run-cases.py" "$bin" \
+		"$dir" "$label " >"$B/cases.out" 2>&1
+	seen=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) seen=$((seen + 1)); ok "${line#ok - }" ;;
+		"not ok - "*) seen=$((seen + 1)); not_ok "${line#not ok - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$B/cases.out"
+	[ $seen -gt 0 ] || not_ok "$label: no case ran" "$(tail -n 3 "$B/cases.out")"
+}
+run_cases "$here/tests/golden" golden-intent
+run_cases "$here/tests/redteam" redteam
+run_cases "$here/tests/real" real
+run_cases "$here/tests/golden" tsan:golden-intent "$B/tsan/ima-audit"
+run_cases "$here/tests/redteam" tsan:redteam "$B/tsan/ima-audit"
+run_cases "$here/tests/real" tsan:real "$B/tsan/ima-audit"
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
 set -- "$B"/fuzz/fuzz_*

@@ -166,6 +166,12 @@ static void test_replay_prefix_and_violation(void **state)
 	assert_true(rp.pcr[IMA_BANK_SHA256][10].matched);
 	assert_int_equal(rp.pcr[IMA_BANK_SHA256][10].match_count, 1);
 	assert_int_equal(rp.count[11], 1);
+	/* the banks match different prefixes: no common coverage */
+	assert_false(rp.cover_ok[10]);
+	assert_int_equal(rp.npending[10], 4);
+	/* PCR 11 has no expected value: not tracked */
+	assert_int_equal(rp.npending[11], 0);
+	ima_replay_free(&rp);
 
 	/* an all-zero expected value matches the empty prefix */
 	memset(&want, 0, sizeof(want));
@@ -173,6 +179,88 @@ static void test_replay_prefix_and_violation(void **state)
 	ima_replay_init(&rp, 1, &want);
 	assert_true(rp.pcr[IMA_BANK_SHA1][12].matched);
 	assert_int_equal(rp.pcr[IMA_BANK_SHA1][12].match_count, 0);
+	assert_true(rp.cover_ok[12]);
+	assert_int_equal(rp.cover_count[12], 0);
+	assert_int_equal(rp.cover_index[12], -1);
+	ima_replay_free(&rp);
+}
+
+/* Coverage: the last prefix where both banks match; the rest pending. */
+static void test_replay_coverage(void **state)
+{
+	static struct ima_pcr_values want;
+	struct ima_replay rp;
+	uint8_t d[IMA_NR_BANKS][IMA_MAX_DIGEST];
+	uint8_t p1[32] = { 0 }, p256[32] = { 0 };
+	int i;
+
+	memset(d, 0x22, sizeof(d));
+	for (i = 0; i < 2; i++) {
+		extend(p1, d[0], IMA_BANK_SHA1);
+		extend(p256, d[1], IMA_BANK_SHA256);
+	}
+	memset(&want, 0, sizeof(want));
+	memcpy(want.val[IMA_BANK_SHA1][10], p1, 20);
+	memcpy(want.val[IMA_BANK_SHA256][10], p256, 32);
+	want.have[IMA_BANK_SHA1] = 1u << 10;
+	want.have[IMA_BANK_SHA256] = 1u << 10;
+	ima_replay_init(&rp, 3, &want);
+	assert_false(rp.cover_ok[10]);
+	for (i = 0; i < 5; i++)
+		ima_replay_extend_at(&rp, 10, d, (uint64_t)i * 2,
+				     (uint64_t)i * 100);
+	assert_true(rp.cover_ok[10]);
+	assert_int_equal(rp.cover_count[10], 2);
+	assert_int_equal(rp.cover_index[10], 2);
+	assert_int_equal(rp.npending[10], 3);
+	assert_int_equal(rp.pending[10][0].index, 4);
+	assert_int_equal(rp.pending[10][0].offset, 200);
+	assert_int_equal(rp.pending[10][2].index, 8);
+	ima_replay_free(&rp);
+
+	/* only the sha1 value given: tracked on sha1 alone */
+	want.have[IMA_BANK_SHA256] = 0;
+	ima_replay_init(&rp, 3, &want);
+	ima_replay_extend_at(&rp, 10, d, 0, 0);
+	ima_replay_extend_at(&rp, 10, d, 1, 0);
+	assert_true(rp.cover_ok[10]);
+	assert_int_equal(rp.npending[10], 0);
+	ima_replay_free(&rp);
+}
+
+/* evmctl's --pcrs ALG,FILE format */
+static void test_evmctl_file(void **state)
+{
+	static struct ima_pcr_values v;
+	char path[64], err[200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/ima-audit-evm-%d", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "PCR-00: %s\nPCR-10: %s\n", "00" "11" "22" "33" "44"
+		"55" "66" "77" "88" "99" "aa" "bb" "cc" "dd" "ee" "ff" "00"
+		"11" "22" "33", "ab" "ab" "ab" "ab" "ab" "ab" "ab" "ab" "ab"
+		"ab" "ab" "ab" "ab" "ab" "ab" "ab" "ab" "ab" "ab" "ab");
+	fclose(f);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(ima_pcr_load_evmctl(&v, IMA_BANK_SHA1, path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(v.have[IMA_BANK_SHA1], 1u << 0 | 1u << 10);
+	assert_int_equal(v.val[IMA_BANK_SHA1][10][19], 0xab);
+	assert_int_equal(v.val[IMA_BANK_SHA1][0][1], 0x11);
+	/* sha256 needs 64 digits: refused, line named */
+	assert_int_equal(ima_pcr_load_evmctl(&v, IMA_BANK_SHA256, path, err,
+					     sizeof(err)), -1);
+	assert_non_null(strstr(err, ":1:"));
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("PCR-1x: 00\n", f);
+	fclose(f);
+	assert_int_equal(ima_pcr_load_evmctl(&v, IMA_BANK_SHA1, path, err,
+					     sizeof(err)), -1);
+	assert_non_null(strstr(err, "PCR-NN"));
+	unlink(path);
 }
 
 int main(void)
@@ -184,6 +272,8 @@ int main(void)
 		cmocka_unit_test(test_sysfs),
 		cmocka_unit_test(test_boot_aggregate),
 		cmocka_unit_test(test_replay_prefix_and_violation),
+		cmocka_unit_test(test_replay_coverage),
+		cmocka_unit_test(test_evmctl_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

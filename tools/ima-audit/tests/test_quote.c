@@ -536,19 +536,25 @@ static void test_sig_parse(void **state)
 			 0);
 	assert_int_equal(s.alg, TPM_ALG_RSASSA);
 	assert_int_equal(s.a_len, 256);
-	/* a byte too many: not a TPMT_SIGNATURE, so taken as plain */
+	/* a byte too many: starts as a TPMT_SIGNATURE, so malformed */
 	assert_int_equal(ima_quote_sig_parse(&s, b, 263, err, sizeof(err)),
-			 0);
-	assert_int_equal(s.alg, 0);
-	assert_int_equal(s.hash, TPM_ALG_SHA256);
-	assert_int_equal(s.a_len, 263);
-	/* ECDSA with an r longer than P-521's: plain */
+			 -1);
+	assert_non_null(strstr(err, "not one complete signature"));
+	/* a byte short: malformed too (was: a plain signature that fails) */
+	assert_int_equal(ima_quote_sig_parse(&s, b, 261, err, sizeof(err)),
+			 -1);
+	/* ECDSA with an r longer than P-521's: malformed */
 	b[1] = 0x18;
 	b[4] = 0x00;
 	b[5] = 67;
 	assert_int_equal(ima_quote_sig_parse(&s, b, 4 + 2 + 67 + 2 + 1, err,
-					     sizeof(err)), 0);
+					     sizeof(err)), -1);
+	/* bytes that do not start like one: plain */
+	b[0] = 0x30;
+	assert_int_equal(ima_quote_sig_parse(&s, b, 72, err, sizeof(err)), 0);
 	assert_int_equal(s.alg, 0);
+	assert_int_equal(s.hash, TPM_ALG_SHA256);
+	assert_int_equal(s.a_len, 72);
 	assert_int_equal(ima_quote_sig_parse(&s, b, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "empty"));
 }

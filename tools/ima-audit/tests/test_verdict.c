@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Verdict tests: binding, coverage, the recorded policy, a failed quote,
+ * boot_aggregate with a quote, and allocation failures. Lists are built
+ * here and their PCR values computed with OpenSSL directly (not with the
+ * library's replay), so an expectation never comes from the code under
+ * test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include "ima_audit.h"
+#include "ima_quote.h"
+
+/* --- allocation failure injection (linked with --wrap=malloc,...) */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+static long fail_at;	/* 0: never; n: the nth allocation fails */
+static long nalloc;
+
+/* workers allocate too: the counter is atomic */
+static bool inject(void)
+{
+	long at = __atomic_load_n(&fail_at, __ATOMIC_SEQ_CST);
+
+	return at && __atomic_add_fetch(&nalloc, 1, __ATOMIC_SEQ_CST) == at;
+}
+
+void *__wrap_malloc(size_t n)
+{
+	return inject() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t m)
+{
+	return inject() ? NULL : __real_calloc(n, m);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	return inject() ? NULL : __real_realloc(p, n);
+}
+
+/* --- a list under construction, with its sha256 PCR values */
+struct list {
+	uint8_t buf[16384];
+	size_t len;
+	uint64_t n;
+	uint8_t pcr[IMA_NR_PCRS][32];	/* sha256 bank */
+	uint8_t boot[10][32];
+};
+
+static void put32(uint8_t **p, uint32_t v)
+{
+	memcpy(*p, &v, 4);	/* little-endian host, as the tests run */
+	*p += 4;
+}
+
+static void sha(const EVP_MD *md, const void *d, size_t n, uint8_t *out)
+{
+	unsigned int len;
+
+	assert_int_equal(EVP_Digest(d, n, out, &len, md, NULL), 1);
+}
+
+/* fields: n (data, len) pairs; extends l->pcr[pcr] like the kernel */
+static void add(struct list *l, uint32_t pcr, const char *tmpl, int nf, ...)
+{
+	uint8_t data[4096], *p = data, *o = l->buf + l->len, ext[64];
+	va_list ap;
+	size_t dlen;
+	int i;
+
+	va_start(ap, nf);
+	for (i = 0; i < nf; i++) {
+		const void *f = va_arg(ap, const void *);
+		size_t flen = va_arg(ap, size_t);
+
+		put32(&p, (uint32_t)flen);
+		memcpy(p, f, flen);
+		p += flen;
+	}
+	va_end(ap);
+	dlen = (size_t)(p - data);
+	put32(&o, pcr);
+	sha(EVP_sha1(), data, dlen, o);
+	o += 20;
+	put32(&o, (uint32_t)strlen(tmpl));
+	memcpy(o, tmpl, strlen(tmpl));
+	o += strlen(tmpl);
+	put32(&o, (uint32_t)dlen);
+	memcpy(o, data, dlen);
+	l->len = (size_t)(o - l->buf) + dlen;
+	memcpy(ext, l->pcr[pcr], 32);
+	sha(EVP_sha256(), data, dlen, ext + 32);
+	sha(EVP_sha256(), ext, 64, l->pcr[pcr]);
+	l->n++;
+}
+
+static void dng(uint8_t *out, const uint8_t *digest)
+{
+	memcpy(out, "sha256:", 8);
+	memcpy(out + 8, digest, 32);
+}
+
+static void add_file(struct list *l, uint32_t pcr, const char *path)
+{
+	uint8_t d[40], h[32];
+
+	sha(EVP_sha256(), path, strlen(path), h);
+	dng(d, h);
+	add(l, pcr, "ima-ng", 2, d, (size_t)40, path, strlen(path) + 1);
+}
+
+static void add_signed(struct list *l, uint32_t pcr, const char *path)
+{
+	uint8_t d[40], h[32], sig[9 + 256];
+
+	sha(EVP_sha256(), path, strlen(path), h);
+	dng(d, h);
+	/* evmctl v2 header, sha256, key id 0x01020304, 256 bytes */
+	memcpy(sig, "\x03\x02\x04\x01\x02\x03\x04\x01\x00", 9);
+	memset(sig + 9, 0x5a, 256);
+	add(l, pcr, "ima-sig", 3, d, (size_t)40, path, strlen(path) + 1,
+	    sig, sizeof(sig));
+}
+
+static void add_policy(struct list *l, uint32_t pcr, const char *policy)
+{
+	uint8_t d[40], h[32];
+
+	sha(EVP_sha256(), policy, strlen(policy), h);
+	dng(d, h);
+	add(l, pcr, "ima-buf", 3, d, (size_t)40, "ima_policy", (size_t)11,
+	    policy, strlen(policy));
+}
+
+static void add_boot(struct list *l)
+{
+	uint8_t cat[320], agg[32], d[40];
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		memset(l->boot[i], 0x30 + i, 32);
+		memcpy(cat + 32 * i, l->boot[i], 32);
+	}
+	sha(EVP_sha256(), cat, sizeof(cat), agg);
+	dng(d, agg);
+	add(l, 10, "ima-ng", 2, d, (size_t)40, "boot_aggregate", (size_t)15);
+}
+
+static void give(struct ima_pcr_values *v, int bank, int pcr,
+		 const uint8_t *val)
+{
+	memcpy(v->val[bank][pcr], val, ima_bank_algo(bank)->size);
+	v->have[bank] |= 1u << pcr;
+}
+
+static struct ima_audit_opts opts;
+static struct ima_audit a;
+
+static int run(const struct list *l)
+{
+	struct ima_reader r;
+
+	opts.banks |= 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
+	opts.pcr_mask = 1u << 10;
+	ima_reader_init_mem(&r, l->buf, l->len, NULL);
+	if (ima_audit_init(&a, &opts))
+		return -1;
+	ima_audit_run(&a, &r);
+	return ima_audit_exit_code(&a);
+}
+
+static void done(void)
+{
+	ima_audit_free(&a);
+	memset(&opts, 0, sizeof(opts));
+}
+
+/* number of failures of class cls (at index, or anywhere: UINT64_MAX-1) */
+#define ANY (UINT64_MAX - 1)
+static size_t count(int cls, uint64_t index)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a.nfailures; i++)
+		if (a.failures[i].cls == cls &&
+		    (index == ANY || a.failures[i].index == index))
+			n++;
+	return n;
+}
+
+static void test_unbound(void **state)
+{
+	static struct list l;
+	uint8_t pcr10[32];
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	add_file(&l, 11, "/bin/on11");
+	add_file(&l, 10, "/bin/b");
+	memcpy(pcr10, l.pcr[10], 32);
+
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, pcr10);
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(count(IMA_FC_UNBOUND_PCR, 1), 1);
+	done();
+
+	/* waived: passes, the waiver counted */
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, pcr10);
+	opts.ignore_pcrs = 1u << 11;
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_int_equal(a.waived_entries[11], 1);
+	done();
+
+	/* a wrong value for PCR 11 binds it and fails as a mismatch */
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, pcr10);
+	give(&opts.pcrs, IMA_BANK_SHA256, 11, pcr10);
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_PCR_MISMATCH, IMA_NO_INDEX), 1);
+	assert_int_equal(count(IMA_FC_UNBOUND_PCR, ANY), 0);
+	done();
+}
+
+static void test_sha1_binds_nothing(void **state)
+{
+	static struct list l;
+	uint8_t one[20];
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	memset(one, 1, sizeof(one));
+	give(&opts.pcrs, IMA_BANK_SHA1, 10, one);
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_UNBOUND_PCR, 0), 1);
+	assert_int_equal(a.bound, 0);
+	done();
+}
+
+static void test_coverage(void **state)
+{
+	static struct list l;
+	static const uint8_t zero[32];
+	uint8_t early[32];
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	add_file(&l, 10, "/bin/b");
+	memcpy(early, l.pcr[10], 32);
+	add_file(&l, 10, "/bin/c");
+	add_file(&l, 10, "/bin/d");
+
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, early);
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 2);
+	assert_int_equal(count(IMA_FC_UNCOVERED, 2), 1);
+	assert_int_equal(count(IMA_FC_UNCOVERED, 3), 1);
+	assert_int_equal(a.failures[0].offset > 0, 1);
+	done();
+
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, early);
+	opts.allow_uncovered = true;
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_int_equal(a.uncovered_allowed, 2);
+	done();
+
+	/* covering nothing never passes, even allowed */
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, zero);
+	opts.allow_uncovered = true;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(count(IMA_FC_PCR_COVERS_NOTHING, IMA_NO_INDEX), 1);
+	done();
+
+	/* the same with a sha1 value that matches all and a sha256 value
+	 * that matches none: no common prefix */
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, early);
+	opts.pcrs.have[IMA_BANK_SHA256] = 1u << 10;
+	opts.pcrs.val[IMA_BANK_SHA256][10][0] ^= 1;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_PCR_MISMATCH, IMA_NO_INDEX), 1);
+	assert_int_equal(count(IMA_FC_UNCOVERED, ANY), 0);
+	done();
+}
+
+static void test_policy_bound_covered(void **state)
+{
+	static struct list l;
+	static const char strict[] = "appraise func=BPRM_CHECK\n";
+	static const char loose[] = "measure func=BPRM_CHECK\n";
+	uint8_t cover[32];
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	add_policy(&l, 10, strict);		/* 1: the recorded one */
+	add_policy(&l, 11, loose);		/* 2: unbound */
+	memcpy(cover, l.pcr[10], 32);
+	add_policy(&l, 10, loose);		/* 3: uncovered */
+
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, cover);
+	opts.ignore_pcrs = 1u << 11;
+	opts.allow_uncovered = true;
+	opts.expect_policy = (const uint8_t *)loose;
+	opts.expect_policy_len = strlen(loose);
+	opts.expect_policy_name = "loose";
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 1);
+	assert_int_equal(a.policy_len, strlen(strict));
+	assert_int_equal(count(IMA_FC_POLICY, 1), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* nothing bound: no recorded policy at all */
+	opts.ignore_pcrs = 1u << 10 | 1u << 11;
+	opts.expect_policy = (const uint8_t *)strict;
+	opts.expect_policy_len = strlen(strict);
+	opts.expect_policy_name = "strict";
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_false(a.policy_found);
+	assert_int_equal(count(IMA_FC_POLICY, IMA_NO_INDEX), 1);
+	done();
+}
+
+static void test_quote_verdicts(void **state)
+{
+	static struct ima_quote_check qc;
+	static struct list l;
+	int i;
+
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_file(&l, 10, "/bin/a");
+
+	/* a failed quote: its reason, "unattested", nothing else, and the
+	 * values given with it are dropped */
+	memset(&qc, 0, sizeof(qc));
+	qc.nreasons = 1;
+	qc.reason_class[0] = IMA_FC_QUOTE_NONCE;
+	strcpy(qc.reasons[0], "quote: nonce");
+	give(&qc.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	opts.quote = &qc;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 2);
+	assert_int_equal(count(IMA_FC_QUOTE_NONCE, IMA_NO_INDEX), 1);
+	assert_int_equal(count(IMA_FC_QUOTE_UNATTESTED, IMA_NO_INDEX), 1);
+	assert_int_equal(opts.pcrs.have[IMA_BANK_SHA256], 0);
+	done();
+
+	/* a verified quote over PCR 10 only: boot_aggregate unverified */
+	qc.nreasons = 0;
+	qc.pcrs_ok = true;
+	opts.quote = &qc;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(count(IMA_FC_BOOT_UNVERIFIED, 0), 1);
+	done();
+
+	opts.quote = &qc;
+	opts.allow_unverified_boot = true;
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_true(a.boot_waived);
+	done();
+
+	/* with PCRs 0-9 in the quote: checked, passes */
+	for (i = 0; i < 10; i++)
+		give(&qc.pcrs, IMA_BANK_SHA256, i, l.boot[i]);
+	opts.quote = &qc;
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_int_equal(a.boot, IMA_BOOT_MATCH);
+	done();
+}
+
+/*
+ * Every allocation of a run with a failing signature fails in turn: the
+ * result is the full run's (exit 1, the same failures) or exit 3, never
+ * a pass and never fewer failures.
+ */
+static void test_alloc_failures(void **state)
+{
+	static struct list l;
+	uint8_t pcr10[32];
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
+	char path[64], err[300];
+	uint64_t want;
+	long n, total, exit3 = 0;
+	int rc;
+	FILE *f;
+
+	assert_non_null(k);
+	snprintf(path, sizeof(path), "/tmp/ima-audit-verdict-%d.pem",
+		 (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
+	fclose(f);
+	EVP_PKEY_free(k);
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	add_policy(&l, 10, "measure func=BPRM_CHECK\n");
+	add_signed(&l, 10, "/bin/signed");	/* unknown key id: a failure */
+	memcpy(pcr10, l.pcr[10], 32);
+
+	for (n = 0;; n++) {
+		memset(&opts, 0, sizeof(opts));
+		assert_int_equal(ima_keyring_load(&opts.keys, path, err,
+						  sizeof(err)), 0);
+		give(&opts.pcrs, IMA_BANK_SHA256, 10, pcr10);
+		opts.jobs = 2;
+		opts.expect_policy = (const uint8_t *)"measure func=BPRM_CHECK\n";
+		opts.expect_policy_len = 24;
+		opts.expect_policy_name = "p";
+		__atomic_store_n(&nalloc, 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&fail_at, n, __ATOMIC_SEQ_CST);
+		rc = run(&l);
+		__atomic_store_n(&fail_at, 0, __ATOMIC_SEQ_CST);
+		total = __atomic_load_n(&nalloc, __ATOMIC_SEQ_CST);
+		if (!n) {
+			assert_int_equal(rc, IMA_EXIT_FAIL);
+			want = a.failure_count;
+			assert_int_equal(want, 1);
+			assert_int_equal(count(IMA_FC_UNKNOWN_KEY, 2), 1);
+		} else if (rc == IMA_EXIT_MALFORMED || rc < 0) {
+			exit3++;
+		} else {
+			assert_int_equal(rc, IMA_EXIT_FAIL);
+			assert_int_equal(a.failure_count, want);
+		}
+		if (rc >= 0)
+			ima_audit_free(&a);
+		ima_keyring_free(&opts.keys);
+		if (n && n > total)
+			break;	/* every allocation of the run has failed once */
+	}
+	print_message("%ld allocations, %ld of their failures exit 3\n",
+		      total, exit3);
+	assert_true(exit3 > 0);
+	unlink(path);
+	memset(&opts, 0, sizeof(opts));
+}
+
+/* Workers kept across audits (a daemon's case) give each audit its own
+ * result: the replay thread with a tail, then the pool with a key. */
+static void test_shared_workers(void **state)
+{
+	static struct list l;
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	char path[64], err[300];
+	uint8_t early[32];
+	struct hashq *q;
+	struct ima_pool *p;
+	int i;
+	FILE *f;
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	memcpy(early, l.pcr[10], 32);
+	add_signed(&l, 10, "/bin/s1");
+	add_signed(&l, 10, "/bin/s2");
+
+	opts.jobs = 2;
+	q = ima_audit_hashq_new(&opts);
+	assert_non_null(q);
+	for (i = 0; i < 3; i++) {
+		memset(&opts.pcrs, 0, sizeof(opts.pcrs));
+		give(&opts.pcrs, IMA_BANK_SHA256, 10, i == 1 ? early : l.pcr[10]);
+		opts.jobs = 2;
+		opts.hashq = q;
+		assert_int_equal(run(&l), i == 1 ? IMA_EXIT_FAIL : IMA_EXIT_OK);
+		assert_int_equal(a.failure_count, i == 1 ? 2 : 0);
+		assert_int_equal(a.replay.count[10], 3);
+		ima_audit_free(&a);
+	}
+	ima_audit_hashq_free(q);
+	memset(&opts, 0, sizeof(opts));
+
+	assert_non_null(k);
+	snprintf(path, sizeof(path), "/tmp/ima-audit-shared-%d.pem",
+		 (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
+	fclose(f);
+	EVP_PKEY_free(k);
+	assert_int_equal(ima_keyring_load(&opts.keys, path, err, sizeof(err)),
+			 0);
+	opts.jobs = 2;
+	p = ima_audit_pool_new(&opts);
+	assert_non_null(p);
+	for (i = 0; i < 3; i++) {
+		memset(&opts.pcrs, 0, sizeof(opts.pcrs));
+		give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+		opts.pool = p;
+		assert_int_equal(run(&l), IMA_EXIT_FAIL);
+		/* two unknown key ids, every time */
+		assert_int_equal(count(IMA_FC_UNKNOWN_KEY, ANY), 2);
+		assert_int_equal(a.failure_count, 2);
+		ima_audit_free(&a);
+	}
+	ima_pool_finish(p);
+	ima_keyring_free(&opts.keys);
+	unlink(path);
+	memset(&opts, 0, sizeof(opts));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unbound),
+		cmocka_unit_test(test_sha1_binds_nothing),
+		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_policy_bound_covered),
+		cmocka_unit_test(test_quote_verdicts),
+		cmocka_unit_test(test_alloc_failures),
+		cmocka_unit_test(test_shared_workers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
