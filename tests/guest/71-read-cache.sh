@@ -34,6 +34,7 @@ tap_errno "that file written by path next: refused, the initramfs's cached resul
 	kcall write "$POLICY" "$R/policy-via-kexec"
 tap_is "active policy unchanged (no rule of either file in it)" "$(policy_text)" "$before"
 # the other order: a signed file passes both rules
+before=$(policy_text)
 tap_errno "signed policy file as initramfs" OK \
 	kcall kexec_file_load "$K/bzImage" "$R/policy-signed" "console=ttyS0"
 tap_errno "kexec_file_load: unload" OK kcall kexec_file_unload
