@@ -58,7 +58,11 @@ truncate -s 0 "$work/results.img"
 truncate -s 256M "$work/results.img"
 
 cmdline="console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/opt/ima-stack/init"
-cmdline+=" panic=-1 oops=panic ima_policy=tcb|secure_boot ima_appraise=enforce"
+# the built-in policy, unless the boot's extra options name their own (the
+# kernel ORs every ima_policy= it is given: secure_boot could not be undone)
+builtin=" ima_policy=tcb|secure_boot"
+case " ${KCMDLINE_EXTRA:-} " in *" ima_policy="*) builtin= ;; esac
+cmdline+=" panic=-1 oops=panic$builtin ima_appraise=enforce"
 cmdline+=" ima_stack.mode=$mode ima_stack.tests=${IMA_STACK_TESTS:-*}"
 [ -n "${IMA_STACK_NONCE:-}" ] && cmdline+=" ima_stack.nonce=$IMA_STACK_NONCE"
 [ -n "${KCMDLINE_EXTRA:-}" ] && cmdline+=" $KCMDLINE_EXTRA"

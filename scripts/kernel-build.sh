@@ -51,12 +51,15 @@ export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
 mk=(make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)")
 
 # 1. config: tinyconfig + fragments + key paths, olddefconfig, then validate.
-#    series.config holds the options the series adds: patched kernel only.
-fraglist=()
-for f in "$frags"/*.config; do
-	[ "$variant" != patched ] && [ "$(basename "$f")" = series.config ] && continue
-	fraglist+=("$f")
-done
+#    The options a patch adds are in patches/NAME.config, merged when the
+#    tree has NNNN-NAME.patch applied (kernel-source.sh's src.patches): the
+#    patched kernel and every prefix series-check builds, never pristine.
+fraglist=("$frags"/*.config)
+[ -f "$kdir/src.patches" ] || die "no $kdir/src.patches: run \`make kernel-source\` again"
+while read -r p; do
+	f=$frags/patches/$(sed -e 's/^[0-9]*-//' -e 's/\.patch$//' <<<"$p").config
+	[ ! -f "$f" ] || fraglist+=("$f")
+done <"$kdir/src.patches"
 log "configuring: tinyconfig + $(for f in "${fraglist[@]}"; do basename "$f"; done | paste -sd' ')"
 gen=$obj/ima-stack-keys.config
 cat >"$gen" <<EOC

@@ -5,7 +5,8 @@
 #          LINUX_TARBALL overrides), kernel-patches/series and its patches
 #          (KSERIES overrides), KVARIANT (patched|pristine).
 # Outputs: $CACHE/kernel/<variant>/src (linked from build/kernel-<variant>),
-#          a stamp holding the content hash of the inputs.
+#          src.patches (the patches applied, one a line), a stamp holding
+#          the content hash of the inputs.
 #
 # The tree lives in the cache, at a fixed path, so that a fresh clone reuses
 # it and its objects. Files whose content changes are touched so that make
@@ -52,7 +53,7 @@ patched | pristine | series-check) ;;
 esac
 
 key=$( (echo "$tarhash"; for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
-if stamp_ok "$key" "$kdir/src.stamp" && [ -f "$kdir/src/Makefile" ]; then
+if stamp_ok "$key" "$kdir/src.stamp" && [ -f "$kdir/src/Makefile" ] && [ -f "$kdir/src.patches" ]; then
 	log "tree up to date ($variant, ${#patches[@]} patches, key $key)"
 	exit 0
 fi
@@ -76,5 +77,7 @@ for p in "${patches[@]}"; do
 done
 # patch(1) leaves .orig/.rej files only on fuzz or failure; keep the tree clean
 find "$kdir/src" -name '*.orig' -delete
+# which patches the tree has: kernel-build.sh merges their config fragments
+for p in "${patches[@]}"; do basename "$p"; done >"$kdir/src.patches"
 echo "$key" >"$kdir/src.stamp"
 log "tree ready: $variant, ${#patches[@]} patches applied (key $key)"

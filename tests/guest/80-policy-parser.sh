@@ -27,6 +27,7 @@ load() {
 load "27-byte policy, no final newline, loads" OK "$D/no-newline"
 tap_is "its rule is the newest active rule" "$(policy_text | tail -n 1)" "$rule"
 load "longest allowed line (4094 bytes + newline) loads" OK "$D/longest-line"
+load "longest last line without newline (4095 bytes, what one text write takes) loads" OK "$D/longest-last-line"
 load "CRLF line ending is rejected like a text write would" EINVAL "$D/crlf"
 load "NUL byte in the file" EINVAL "$D/nul-byte"
 load "empty file" EINVAL "$D/empty"

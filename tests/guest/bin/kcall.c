@@ -10,6 +10,12 @@
  *   kcall write PATH STRING        open(O_WRONLY) + one write() + close()
  *   kcall write_new PATH STRING    the same with O_CREAT|O_EXCL (mode 0644)
  *   kcall hold PATH SECONDS        open(O_WRONLY), sleep, close (EBUSY tests)
+ *   kcall write_stdin PATH         open(O_WRONLY) + one write() of standard
+ *                                  input (at most 64 KiB): prints the count
+ *                                  write() returned, or the errno name
+ *   kcall watch PATH SECONDS       inotify on PATH: prints WATCHING, then one
+ *                                  line per open or close of PATH (by
+ *                                  anyone) for SECONDS, then END
  *   kcall finit_module PATH [ARGS] finit_module(2)
  *   kcall init_module PATH [ARGS]  init_module(2) from a buffer
  *   kcall delete_module NAME       delete_module(2), O_NONBLOCK
@@ -30,9 +36,11 @@
 #include <fcntl.h>
 #include <linux/kexec.h>
 #include <linux/reboot.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -40,6 +48,7 @@
 #include <unistd.h>
 
 #define MAX_MODULE_SIZE (64L << 20)
+#define MAX_STDIN_WRITE (64L << 10)
 
 static int report(long rc)
 {
@@ -72,6 +81,80 @@ static int do_write(const char *path, const char *data, int flags)
 	if (close(fd) < 0 && rc == 0)
 		rc = -1;
 	return report(rc);
+}
+
+static int do_write_stdin(const char *path)
+{
+	static char buf[MAX_STDIN_WRITE];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	while (len < sizeof(buf)) {
+		n = read(0, buf + len, sizeof(buf) - len);
+		if (n < 0)
+			return report(-1);
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (len == sizeof(buf) && read(0, buf, 1) > 0) {
+		errno = EFBIG;
+		return report(-1);
+	}
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return report(-1);
+	n = write(fd, buf, len);
+	if (n < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return report(-1);
+	}
+	close(fd);
+	printf("%zd\n", n);
+	return 0;
+}
+
+static int do_watch(const char *path, const char *secs)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	struct pollfd pfd;
+	long left = atol(secs) * 1000;
+	int fd;
+
+	fd = inotify_init1(IN_CLOEXEC);
+	if (fd < 0)
+		return report(-1);
+	if (inotify_add_watch(fd, path, IN_OPEN | IN_CLOSE_WRITE |
+			      IN_CLOSE_NOWRITE) < 0)
+		return report(-1);
+	printf("WATCHING\n");
+	fflush(stdout);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	for (; left > 0; left -= 100) {
+		ssize_t n, off;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		for (off = 0; n > 0 && off < n;) {
+			const struct inotify_event *ev = (void *)(buf + off);
+
+			if (ev->mask & IN_OPEN)
+				printf("OPEN\n");
+			if (ev->mask & (IN_CLOSE_WRITE | IN_CLOSE_NOWRITE))
+				printf("CLOSE\n");
+			off += sizeof(*ev) + ev->len;
+		}
+		fflush(stdout);
+	}
+	printf("END\n");
+	close(fd);
+	return 0;
 }
 
 static int do_read(const char *path)
@@ -264,7 +347,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kcall write PATH STRING | write_new PATH STRING |\n"
-		"       hold PATH SECONDS |\n"
+		"       hold PATH SECONDS | write_stdin PATH | watch PATH SECONDS |\n"
 		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
@@ -281,6 +364,10 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argv[3], 0);
 	if (!strcmp(cmd, "write_new") && argc == 4)
 		return do_write(argv[2], argv[3], O_CREAT | O_EXCL);
+	if (!strcmp(cmd, "write_stdin") && argc == 3)
+		return do_write_stdin(argv[2]);
+	if (!strcmp(cmd, "watch") && argc == 4)
+		return do_watch(argv[2], argv[3]);
 	if (!strcmp(cmd, "hold") && argc == 4)
 		return do_hold(argv[2], argv[3]);
 	if (!strcmp(cmd, "finit_module") && (argc == 3 || argc == 4))

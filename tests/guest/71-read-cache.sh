@@ -1,0 +1,92 @@
+#!/bin/bash
+# One appraisal result per group of hooks (kernel-patches 0003), under
+# policies/read-cache-policy (boot "read-cache"): a file that passed a rule
+# appraising by hash must not pass, from the cache, a rule of the same group
+# that demands a signature (or another hash algorithm). The other order, a
+# signed file first, keeps working.
+#  - issue 13's reproduction: an unsigned policy file with its hash in
+#    security.ima, given to kexec_file_load as an initramfs first, is then
+#    written to the policy file by path (6.1.192: accepted);
+#  - FILE_CHECK, MMAP_CHECK, BPRM_CHECK: a hash rule for uid 1000, a
+#    signature rule for root, same file owner (the same gap in each group);
+#  - appraise_algos: the cached result is not checked against it;
+#  - every pair of loader ids through test_kernel_read_file (kernel-patches
+#    0007; skipped on a kernel without it).
+set -euo pipefail
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$IMA_STACK/tests/lib/tap.sh"
+. "$IMA_STACK/tests/lib/guest.sh"
+
+POLICY=$IMA_SFS/policy
+R=$IMA_STACK/readcache
+K=$IMA_STACK/kexec
+# a command as uid/gid 1000 without supplementary groups
+as_user() { setpriv --reuid=1000 --regid=1000 --clear-groups "$@"; }
+
+# --- issue 13, as reported ---------------------------------------------------
+before=$(policy_text)
+tap_errno "hash-only policy file written by path: refused (signature required)" EACCES \
+	kcall write "$POLICY" "$R/policy-direct"
+tap_errno "kexec_file_load: signed kernel, another hash-only policy file as initramfs (appraised by hash)" OK \
+	kcall kexec_file_load "$K/bzImage" "$R/policy-via-kexec" "console=ttyS0"
+tap_errno "kexec_file_load: unload" OK kcall kexec_file_unload
+tap_errno "that file written by path next: refused, the initramfs's cached result does not count" EACCES \
+	kcall write "$POLICY" "$R/policy-via-kexec"
+tap_is "active policy unchanged (no rule of either file in it)" "$(policy_text)" "$before"
+# the other order: a signed file passes both rules
+before=$(policy_text)
+tap_errno "signed policy file as initramfs" OK \
+	kcall kexec_file_load "$K/bzImage" "$R/policy-signed" "console=ttyS0"
+tap_errno "kexec_file_load: unload" OK kcall kexec_file_unload
+tap_errno "the signed policy file written by path next: loads" OK \
+	kcall write "$POLICY" "$R/policy-signed"
+tap_is "its rule is appended" "$(policy_text)" "$(printf '%s\n%s' "$before" 'dont_measure fsmagic=0x71a3 ')"
+
+# --- the FILE, MMAP and BPRM groups -------------------------------------------
+tap_errno "FILE_CHECK: root opens a signed file of owner 4242" OK kcall read "$R/file-signed"
+tap_errno "FILE_CHECK: uid 1000 opens the hash-only one (hash rule)" OK as_user kcall read "$R/file-hash"
+tap_errno "FILE_CHECK: root opens it next: EACCES (signature rule), not the cached result" EACCES \
+	kcall read "$R/file-hash"
+tap_errno "MMAP_CHECK: root maps a signed file of owner 4243 PROT_EXEC" OK kcall mmap_exec "$R/mmap-signed"
+tap_errno "MMAP_CHECK: uid 1000 maps the hash-only one" OK as_user kcall mmap_exec "$R/mmap-hash"
+tap_errno "MMAP_CHECK: root maps it next: EACCES, not the cached result" EACCES \
+	kcall mmap_exec "$R/mmap-hash"
+tap_errno "BPRM_CHECK: root runs a signed program of owner 4244" OK kcall exec "$R/prog-signed"
+tap_errno "BPRM_CHECK: uid 1000 runs the hash-only one" OK as_user kcall exec "$R/prog-hash"
+tap_errno "BPRM_CHECK: root runs it next: EACCES, not the cached result" EACCES \
+	kcall exec "$R/prog-hash"
+# appraise_algos=sha512 for root, any algorithm for others
+tap_errno "appraise_algos: root opens a file of owner 4245 hashed with sha512" OK kcall read "$R/algo-hash512"
+tap_errno "appraise_algos: uid 1000 opens one hashed with sha256" OK as_user kcall read "$R/algo-hash"
+tap_errno "appraise_algos: root opens that one next: EACCES (sha256 not allowed), not the cached result" EACCES \
+	kcall read "$R/algo-hash"
+
+# --- every pair of loader ids, through test_kernel_read_file ------------------
+T=/sys/devices/virtual/misc/test_kernel_read_file
+[ -d "$T" ] || need_module test_kernel_read_file TEST_KERNEL_READ_FILE
+# krf ID PATH: one kernel_read_file_from_path() of the whole file; the errno
+# name (OK on success)
+krf() {
+	echo 1 >"$T/reset"
+	echo "READING_$1" >"$T/id"
+	printf '%s' "$2" >"$T/trigger_path"
+	local e
+	e=$(sed -n 's/^errno=-\{0,1\}//p' "$T/result")
+	[ "$e" = 0 ] && echo OK || echo "$e"
+}
+for weak in FIRMWARE KEXEC_INITRAMFS; do
+	for strict in POLICY MODULE KEXEC_IMAGE; do
+		f=$R/hash-$weak-$strict.bin
+		tap_is "$weak (by hash) reads a hash-only file" "$(krf "$weak" "$f")" OK
+		tap_is "$strict (signature) reads it next: EACCES, not $weak's cached result" "$(krf "$strict" "$f")" EACCES
+		# IMA keeps a rule's signature requirement with the file once a
+		# rule demanded it (iint->flags), as 6.1 does when the stricter
+		# read comes first: the weaker func now refuses the file too
+		tap_is "$weak reads it again: EACCES (the signature requirement stays with the file)" "$(krf "$weak" "$f")" EACCES
+		f=$R/signed-$strict-$weak.bin
+		tap_is "$strict reads a signed file" "$(krf "$strict" "$f")" OK
+		tap_is "$weak reads it next: OK" "$(krf "$weak" "$f")" OK
+	done
+done
+
+tap_done
