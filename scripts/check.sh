@@ -84,7 +84,7 @@ for s in $suites; do
 			IFS='|' read -r boot glob extra <<<"$row"
 			[ -n "$boot" ] || continue
 			nonce=
-			[ "$boot" = main ] && nonce=$(openssl rand -hex 20)
+			case $boot in main | kexec) nonce=$(openssl rand -hex 20) ;; esac
 			echo "$nonce" >"$sumdir/boot-$boot.nonce"
 			if [ "$nrun" -ge "$jmax" ]; then
 				wait -n || true
