@@ -217,4 +217,55 @@ long att_enroll_request(struct att_enroll *e, const struct att_msg *m,
  */
 bool att_enroll_answer(struct att_enroll *e, const struct att_msg *m);
 
+/* --- polling: the list verified incrementally, round by round --------- */
+#define ATT_POLL_PCR		10
+
+/*
+ * What the verifier keeps between rounds (a text file, att_poll_load/save):
+ * the boot it is verifying (resetCount, restartCount of the last quote and
+ * its clock), the next entry it expects (index and byte offset in the
+ * binary list), and PCR 10 replayed up to there in the sha1 and sha256
+ * banks. A new state starts at entry 0, offset 0, PCR 10 zero, no boot.
+ */
+struct att_poll_state {
+	bool have_boot;
+	uint32_t reset_count, restart_count;
+	uint64_t clock;
+	uint64_t next_index, next_offset;
+	uint8_t pcr[2][ATT_MAX_DIGEST];		/* sha1, sha256 */
+	uint64_t rounds;
+};
+
+int att_poll_load(struct att_poll_state *st, const char *path, char *err,
+		  size_t errlen);
+int att_poll_save(const struct att_poll_state *st, const char *path);
+
+struct att_poll_round {
+	/* inputs: a quote already verified (signature with the enrolled AK,
+	 * nonce, pcrDigest) and the entries the guest sent */
+	uint32_t reset_count, restart_count;
+	uint64_t clock;
+	const struct ima_pcr_values *quoted;
+	const uint8_t *entries;
+	size_t entries_len;
+	uint64_t offset;		/* where the guest says they start */
+	void *verifier;			/* struct ima_verifier *, or NULL */
+	/* outputs */
+	uint64_t verified;		/* new entries covered by the quote */
+	uint64_t uncovered;		/* entries after the quote: next round */
+	struct att_reasons rs;
+};
+
+/*
+ * One round: the boot is the same (resetCount, restartCount) and the clock
+ * did not go backwards; the entries start where the state ends; replayed
+ * from the saved PCR 10 they reach the quoted PCR 10 in both banks at some
+ * prefix (entries after it are left for the next round); on the first
+ * round boot_aggregate is the one of the quoted PCRs 0-9; with a verifier,
+ * every new file entry carries a signature that verifies. On success the
+ * state moves to the end of the covered prefix and the quote's boot and
+ * clock; on failure it is not changed. Returns the number of reasons.
+ */
+int att_poll(struct att_poll_state *st, struct att_poll_round *r);
+
 #endif

@@ -18,6 +18,13 @@
  *	quoted PCRs 0-9; boot_aggregate derived from the replayed PCRs must be
  *	the list's first entry.
  *
+ *   ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG
+ *                   --quote-pcrs VALUES --nonce HEX --entries FILE
+ *                   --offset BYTES [--key CERT]
+ *	One round of incremental verification: a fresh quote by the enrolled
+ *	AK and only the list entries from byte BYTES on, verified from the
+ *	state FILE (made on the first round, updated when the round passes).
+ *
  *   ima-attest eventlog LOG
  *	Parse and replay a firmware event log; print every bank's value of
  *	every PCR the log extends ("sha256:N HEX"), for cross-checks.
@@ -42,6 +49,7 @@
 #include "ima_hash.h"
 #include "ima_log.h"
 #include "ima_quote.h"
+#include "ima_sig.h"
 
 #define MAX_FILE	(64u << 20)
 
@@ -51,6 +59,8 @@ static void usage(void)
 		"usage: ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain PEM] --out DIR [--timeout S]\n"
 		"       ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG --quote-pcrs VALUES\n"
 		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
+		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
+		"                       --quote-pcrs VALUES --nonce HEX --entries FILE --offset BYTES [--key CERT]\n"
 		"       ima-attest eventlog LOG\n");
 	exit(2);
 }
@@ -555,6 +565,141 @@ out:
 	return rc;
 }
 
+static int cmd_poll(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "state", required_argument, NULL, 'S' },
+		{ "enrolled", required_argument, NULL, 'e' },
+		{ "quote", required_argument, NULL, 'q' },
+		{ "quote-sig", required_argument, NULL, 's' },
+		{ "quote-pcrs", required_argument, NULL, 'p' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "entries", required_argument, NULL, 'E' },
+		{ "offset", required_argument, NULL, 'o' },
+		{ "key", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *statef = NULL, *dir = NULL, *msgf = NULL, *sigf = NULL;
+	const char *pcrf = NULL, *noncehex = NULL, *entf = NULL, *keyf = NULL;
+	const char *offs = NULL;
+	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *ent = NULL, nonce[64];
+	size_t msg_len, sig_len, vals_len, ent_len;
+	struct ima_quote_check qc = { 0 };
+	struct att_poll_round r = { 0 };
+	struct ima_keyring kr = { 0 };
+	struct att_poll_state st;
+	char err[256], path[4096], *end;
+	int opt, rc = 2, nlen, i, ls;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'S': statef = optarg; break;
+		case 'e': dir = optarg; break;
+		case 'q': msgf = optarg; break;
+		case 's': sigf = optarg; break;
+		case 'p': pcrf = optarg; break;
+		case 'n': noncehex = optarg; break;
+		case 'E': entf = optarg; break;
+		case 'o': offs = optarg; break;
+		case 'k': keyf = optarg; break;
+		default: usage();
+		}
+	}
+	if (!statef || !dir || !msgf || !sigf || !pcrf || !noncehex || !entf ||
+	    !offs || optind != argc)
+		usage();
+	errno = 0;
+	r.offset = strtoull(offs, &end, 10);
+	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
+	if (errno || *end || nlen <= 0 || (size_t)nlen * 2 != strlen(noncehex)) {
+		fprintf(stderr, "ima-attest: bad --offset or --nonce\n");
+		return 2;
+	}
+	ls = att_poll_load(&st, statef, err, sizeof(err));
+	if (ls < 0) {
+		fprintf(stderr, "ima-attest: %s\n", err);
+		return 2;
+	}
+	msg = slurp(msgf, 1 << 16, &msg_len);
+	sig = slurp(sigf, 1 << 16, &sig_len);
+	vals = slurp(pcrf, 1 << 16, &vals_len);
+	ent = slurp(entf, MAX_FILE, &ent_len);
+	if (!msg || !sig || !vals || !ent) {
+		fprintf(stderr, "ima-attest: cannot read the round's files: %s\n", strerror(errno));
+		goto out;
+	}
+	if (keyf) {
+		if (ima_keyring_load(&kr, keyf, err, sizeof(err))) {
+			fprintf(stderr, "ima-attest: %s\n", err);
+			goto out;
+		}
+		r.verifier = ima_verifier_new(&kr);
+		if (!r.verifier)
+			goto out;
+	}
+	if (!enrolled_ok(dir)) {
+		att_reason(&r.rs, "no AK enrolled in %s: no quote can be trusted", dir);
+		goto verdict;
+	}
+	snprintf(path, sizeof(path), "%s/ak.pem", dir);
+	qc.ak = ima_quote_key_load(path, err, sizeof(err));
+	if (!qc.ak) {
+		fprintf(stderr, "ima-attest: %s\n", err);
+		goto out;
+	}
+	qc.msg = msg;
+	qc.msg_len = msg_len;
+	qc.sig = sig;
+	qc.sig_len = sig_len;
+	qc.nonce = nonce;
+	qc.nonce_len = (size_t)nlen;
+	qc.values = vals;
+	qc.values_len = vals_len;
+	i = ima_quote_verify(&qc);
+	if (i != IMA_QUOTE_OK || !qc.sig_ok || !qc.nonce_ok || !qc.pcrs_ok) {
+		if (i == IMA_QUOTE_FAIL)
+			for (i = 0; i < qc.nreasons; i++)
+				att_reason(&r.rs, "%s", qc.reasons[i]);
+		else
+			att_reason(&r.rs, "quote: %s", qc.error[0] ? qc.error : "not verified");
+		goto verdict;
+	}
+	r.reset_count = qc.quote.reset_count;
+	r.restart_count = qc.quote.restart_count;
+	r.clock = qc.quote.clock;
+	r.quoted = &qc.pcrs;
+	r.entries = ent;
+	r.entries_len = ent_len;
+	att_poll(&st, &r);
+verdict:
+	for (i = 0; i < r.rs.n; i++)
+		printf("reason: %s\n", r.rs.r[i]);
+	if (r.rs.n) {
+		printf("round: FAIL (state kept at entry %llu, byte %llu)\n",
+		       (unsigned long long)st.next_index, (unsigned long long)st.next_offset);
+		rc = 1;
+		goto out;
+	}
+	if (att_poll_save(&st, statef)) {
+		fprintf(stderr, "ima-attest: cannot write %s\n", statef);
+		goto out;
+	}
+	printf("round %llu: PASS, %llu new entries verified, %llu after the quote left for the next round; next entry %llu at byte %llu\n",
+	       (unsigned long long)st.rounds, (unsigned long long)r.verified,
+	       (unsigned long long)r.uncovered, (unsigned long long)st.next_index,
+	       (unsigned long long)st.next_offset);
+	rc = 0;
+out:
+	ima_verifier_free(r.verifier);
+	ima_keyring_free(&kr);
+	ima_quote_key_free(qc.ak);
+	free(msg);
+	free(sig);
+	free(vals);
+	free(ent);
+	return rc;
+}
+
 static int cmd_eventlog(int argc, char **argv)
 {
 	struct att_evlog *ev = calloc(1, sizeof(*ev));
@@ -598,6 +743,8 @@ int main(int argc, char **argv)
 		return cmd_enroll(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "verify"))
 		return cmd_verify(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "poll"))
+		return cmd_poll(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "eventlog"))
 		return cmd_eventlog(argc - 1, argv + 1);
 	usage();
