@@ -3,6 +3,7 @@
 #
 #   make            build everything that is missing (kernel, keys, image)
 #   make demo       build, boot the guest, print a readable report
+#   make attest     boot the guest and poll it: enrollment, rounds, attacks
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
@@ -14,7 +15,7 @@ SHELL := /bin/bash
 export V ?= 0
 S := scripts
 
-.PHONY: all deps keys kernel-source kernel rootfs sign image demo check \
+.PHONY: all deps keys kernel-source kernel rootfs sign image demo attest check \
 	shell check-pristine series-check bench-kernel clean distclean
 
 all: image
@@ -42,6 +43,10 @@ image: sign
 
 demo: image
 	@$(S)/demo.sh
+
+# a verifier polling a running guest (enrollment, rounds, attack rounds)
+attest: image
+	@$(S)/attest-poll.sh
 
 # check runs the build stages itself (timed, rootfs beside the kernel)
 check: deps

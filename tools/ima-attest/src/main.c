@@ -25,6 +25,10 @@
  *	AK and only the list entries from byte BYTES on, verified from the
  *	state FILE (made on the first round, updated when the round passes).
  *
+ *   ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]
+ *	One message to the guest agent (each VALUE's bytes, hex-encoded on
+ *	the wire); the reply's verb and each of its fields into DIR/<key>.
+ *
  *   ima-attest eventlog LOG
  *	Parse and replay a firmware event log; print every bank's value of
  *	every PCR the log extends ("sha256:N HEX"), for cross-checks.
@@ -61,6 +65,7 @@ static void usage(void)
 		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
 		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
 		"                       --quote-pcrs VALUES --nonce HEX --entries FILE --offset BYTES [--key CERT]\n"
+		"       ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]\n"
 		"       ima-attest eventlog LOG\n");
 	exit(2);
 }
@@ -700,6 +705,73 @@ out:
 	return rc;
 }
 
+/* request: one message to the agent, its reply's fields into files */
+static int cmd_request(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "channel", required_argument, NULL, 'c' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *channel = NULL, *out = NULL, *keys[ATT_MSG_FIELDS];
+	uint8_t *vals[ATT_MSG_FIELDS] = { NULL };
+	size_t lens[ATT_MSG_FIELDS];
+	struct chan c = { .fd = -1 };
+	struct att_msg m = { 0 };
+	int timeout = 300, opt, nf = 0, rc = 2, i;
+	char err[256];
+
+	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c': channel = optarg; break;
+		case 'o': out = optarg; break;
+		case 't': timeout = atoi(optarg); break;
+		default: usage();
+		}
+	}
+	if (!channel || !out || optind >= argc || timeout <= 0 ||
+	    argc - optind - 1 > ATT_MSG_FIELDS)
+		usage();
+	for (i = optind + 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq)
+			usage();
+		*eq = '\0';
+		keys[nf] = argv[i];
+		lens[nf] = strlen(eq + 1);
+		vals[nf] = (uint8_t *)eq + 1;	/* sent as given: bytes of the value */
+		nf++;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ima-attest: %s: %s\n", out, strerror(errno));
+		return 2;
+	}
+	if (chan_open(&c, channel, timeout) ||
+	    chan_send(&c, argv[optind], keys, (const uint8_t **)vals, lens, nf)) {
+		fprintf(stderr, "ima-attest: cannot talk on %s: %s\n", channel, strerror(errno));
+		goto out;
+	}
+	if (chan_recv(&c, &m, err, sizeof(err))) {
+		fprintf(stderr, "ima-attest: request: %s\n", err);
+		goto out;
+	}
+	if (spill(out, "verb", m.verb, strlen(m.verb)))
+		goto out;
+	for (i = 0; i < m.nfields; i++)
+		if (spill(out, m.key[i], m.val[i], m.len[i]))
+			goto out;
+	printf("%s\n", m.verb);
+	rc = 0;
+out:
+	att_msg_free(&m);
+	if (c.fd >= 0)
+		close(c.fd);
+	free(c.buf);
+	return rc;
+}
+
 static int cmd_eventlog(int argc, char **argv)
 {
 	struct att_evlog *ev = calloc(1, sizeof(*ev));
@@ -743,6 +815,8 @@ int main(int argc, char **argv)
 		return cmd_enroll(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "verify"))
 		return cmd_verify(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "request"))
+		return cmd_request(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "poll"))
 		return cmd_poll(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "eventlog"))

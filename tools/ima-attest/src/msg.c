@@ -76,6 +76,14 @@ int att_msg_parse(struct att_msg *m, const char *line, size_t len, char *err,
 			snprintf(err, errlen, "more than %d fields", ATT_MSG_FIELDS);
 			goto bad;
 		}
+		for (j = 0; j < klen; j++) {
+			char k = line[off + j];
+
+			if (!((k >= 'a' && k <= 'z') || (k >= '0' && k <= '9') || k == '_')) {
+				snprintf(err, errlen, "field name not [a-z0-9_] at byte %zu", off);
+				goto bad;
+			}
+		}
 		f = m->nfields;
 		memcpy(m->key[f], line + off, klen);
 		m->key[f][klen] = '\0';

@@ -46,6 +46,7 @@ static void test_refused(void **state)
 		"ENROLL a=0 b=1 c=2 d=3 e=4 f=5 g=6 h=7 i=8",
 		"ENROLL a=00 b=00 c=00 d=00 e=00 f=00 g=00 h=00 i=00",
 		"ENROLLMENTTOOLONGVERBXXXXXXXXXXXXXXXXX",
+		"QUOTED ../x=00", "QUOTED a/b=00", "QUOTED A=00",
 	};
 	struct att_msg m;
 	char err[160];
