@@ -3,7 +3,7 @@
 #
 #   make            build everything that is missing (kernel, keys, image)
 #   make demo       build, boot the guest, print a readable report
-#   make attest     boot the guest and poll it: enrollment, rounds, attacks
+#   make attest     poll a running guest (not working yet: see README)
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
@@ -44,7 +44,8 @@ image: sign
 demo: image
 	@$(S)/demo.sh
 
-# a verifier polling a running guest (enrollment, rounds, attack rounds)
+# a verifier polling a running guest (enrollment, rounds, attack rounds);
+# not working yet: the agent does not answer the second connection
 attest: image
 	@$(S)/attest-poll.sh
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make attest: a verifier that polls a running guest. Boots the guest in
+# make attest: a verifier that polls a running guest (NOT WORKING yet: the
+# agent does not answer after the first round; see README). Boots the guest in
 # polling mode (ima_stack.mode=attest, the agent serving the host), lets
 # boot.sh's host verifier enroll its TPM (EK certificate, credential
 # activation), then runs rounds: each a fresh nonce, a quote by the enrolled
