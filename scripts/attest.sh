@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Stage attest: verify a guest's TPM quote and measurement list on the host
-# with ima-audit, then show that copies tampered with fail, each for its
-# named reason. Prints TAP.
+# Stage attest: what a remote verifier proves about one guest run, in order:
+# the TPM's identity and the AK's binding to it (the host verifier's
+# enrollment during the boot), the quote with that AK, the firmware's event
+# log against the quoted PCRs 0-9, and the measurement list against the
+# quoted PCR 10; then copies tampered with, each refused for its named
+# reason. Prints TAP.
 # Usage:   attest.sh RESULTS_DIR NONCE
-# Inputs:  RESULTS_DIR/attest/ from tests/guest/90-attest.sh (quote.msg,
-#          quote.sig, quote.pcrs, pcr-list, ak.pem, binary_runtime_measurements);
+# Inputs:  RESULTS_DIR/verifier/ from boot.sh's host verifier (ima-attest
+#          enroll: verdict, the enrolled ak.pem, ek-cert.der) -- the host's
+#          own record, never the guest's; RESULTS_DIR/attest/ from
+#          tests/guest/90-attest.sh (quote.msg, quote.sig, quote.pcrs,
+#          pcr-list, binary_runtime_measurements, binary_bios_measurements;
+#          its ak.pem is the guest's claim and is only compared);
 #          NONCE, the hex nonce this host chose for the run (IMA_STACK_NONCE);
-#          tools/ima-audit (built here if needed); tpm2_checkquote, when
-#          installed, as an independent cross-check.
-# The verdict is ima-audit's. The AK public key comes from the results, i.e.
-# from the guest itself: see the "trusted only as far as the AK" case below.
+#          build/keys/tpm-ca.pem, tpm-ca-chain.pem (the TPM manufacturer);
+#          tools/ima-audit and tools/ima-attest (built here if needed);
+#          tpm2_checkquote and tpm2_eventlog as independent cross-checks.
+# The verdicts are ima-attest's (enrollment, firmware log) and ima-audit's
+# (quote, list), both with the AK the host enrolled.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib/tap.sh"
 need openssl openssl
@@ -19,6 +27,7 @@ export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 res=$(cd "${1:?usage: attest.sh RESULTS_DIR NONCE}" && pwd)
 nonce=${2:?usage: attest.sh RESULTS_DIR NONCE}
 a=$res/attest
+v=$res/verifier
 for f in quote.msg quote.sig quote.pcrs pcr-list ak.pem binary_runtime_measurements; do
 	[ -s "$a/$f" ] || tap_bail "no $a/$f: boot with IMA_STACK_TESTS=90-attest IMA_STACK_NONCE=<hex>"
 done
@@ -26,22 +35,56 @@ ima_audit=${IMA_AUDIT:-$TOP/tools/ima-audit/build/ima-audit}
 if [ -z "${IMA_AUDIT:-}" ]; then
 	make -s -C "$TOP/tools/ima-audit" >&2 || tap_bail "cannot build ima-audit"
 fi
+ima_attest=${IMA_ATTEST:-$TOP/tools/ima-attest/build/ima-attest}
+if [ -z "${IMA_ATTEST:-}" ]; then
+	make -s -C "$TOP/tools/ima-attest" >&2 || tap_bail "cannot build ima-attest"
+fi
+tpmca=$BUILD/keys/tpm-ca.pem
+tpmchain=$BUILD/keys/tpm-ca-chain.pem
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The AK every quote is checked with: the one the host enrolled, when the
+# enrollment passed; otherwise nothing the guest signed can be trusted.
+enrolled_ak=$v/ak.pem
+enrolled=0
+if [ -s "$v/verdict" ] && [ -s "$enrolled_ak" ] &&
+	[ "$(grep -c '^PASS ' "$v/verdict")" = 2 ] && ! grep -q '^FAIL' "$v/verdict"; then
+	enrolled=1
+fi
+
 # audit DIR [OPTIONS...]: ima-audit on the attestation files in DIR (files
-# missing there come from the guest's); sets $rc and $out
+# missing there come from the guest's), with the enrolled AK unless DIR has
+# its own trusted-ak.pem; sets $rc and $out
 audit() {
-	local d=$1 f
+	local d=$1 f ak
 	shift
-	for f in quote.msg quote.sig quote.pcrs ak.pem binary_runtime_measurements; do
+	for f in quote.msg quote.sig quote.pcrs binary_runtime_measurements; do
 		[ -e "$d/$f" ] || cp "$a/$f" "$d/$f"
 	done
+	ak=$enrolled_ak
+	[ -e "$d/trusted-ak.pem" ] && ak=$d/trusted-ak.pem
 	rc=0
 	out=$("$ima_audit" --quote "$d/quote.msg" --quote-sig "$d/quote.sig" \
-		--ak-pub "$d/ak.pem" --quote-pcrs "$d/quote.pcrs" \
+		--ak-pub "$ak" --quote-pcrs "$d/quote.pcrs" \
 		--nonce "$nonce" "$@" "$d/binary_runtime_measurements" 2>&1) || rc=$?
+}
+
+# verify DIR: ima-attest verify (enrolled AK, quote, firmware log,
+# boot_aggregate) on the files in DIR (missing ones from the guest's; the
+# enrollment record from DIR/verifier when there); sets $rc and $out
+verify() {
+	local d=$1 f
+	for f in quote.msg quote.sig quote.pcrs binary_runtime_measurements binary_bios_measurements; do
+		[ -e "$d/$f" ] || [ -e "$d/$f.none" ] || cp "$a/$f" "$d/$f" 2>/dev/null || true
+	done
+	[ -e "$d/verifier" ] || cp -r "$v" "$d/verifier"
+	rc=0
+	out=$("$ima_attest" verify --enrolled "$d/verifier" --quote "$d/quote.msg" \
+		--quote-sig "$d/quote.sig" --quote-pcrs "$d/quote.pcrs" --nonce "$nonce" \
+		--eventlog "$d/binary_bios_measurements" \
+		--list "$d/binary_runtime_measurements" 2>&1) || rc=$?
 }
 
 # expect NAME RC REASON: the last audit exited RC and printed REASON (an
@@ -66,7 +109,75 @@ tamper() {
 	python3 "$TOP/tools/ima-audit/gen/tamper.py" "$@"
 }
 
-# --- the genuine quote and list
+# --- 1. the TPM's identity and the AK's binding (the host verifier's record)
+if [ -s "$v/verdict" ]; then
+	tap_is "TPM identity: the EK certificate (NV 0x01c00002) chains to the manufacturer CA and is the EK's key (host verifier)" \
+		"$(grep -m1 -o '^[A-Z]* TPM identity' "$v/verdict")" "PASS TPM identity"
+	tap_is "AK binding: restricted TPM signing key, name recomputed, credential activated by that EK's TPM (host verifier)" \
+		"$(grep -m1 -o '^[A-Z]* AK binding' "$v/verdict")" "PASS AK binding"
+	grep '^reason: ' "$v/verdict" | sed 's/^/# /' || true
+else
+	tap_fail "TPM identity and AK binding" "no enrollment record in $v (the host verifier did not run: boot with IMA_STACK_ATTEST=1)"
+fi
+tap_cmd "the EK certificate verifies with openssl against the manufacturer CA (cross-check)" \
+	openssl verify -CAfile "$tpmca" -untrusted "$tpmchain" <(openssl x509 -inform der -in "$v/ek-cert.der")
+# keyhash PEM: sha256 of the public key's DER, or "unreadable PEM"
+keyhash() { openssl pkey -pubin -in "$1" -outform DER 2>/dev/null | sha256sum | cut -d' ' -f1 | grep -v "^$(sha256sum </dev/null | cut -d' ' -f1)\$" || echo "unreadable $1"; }
+tap_is "the AK the guest quoted with (its attest/ak.pem) is the enrolled AK" \
+	"$(keyhash "$a/ak.pem")" "$(keyhash "$enrolled_ak")"
+[ "$enrolled" = 1 ] || tap_bail "no AK enrolled: no quote of this guest can be trusted (see above)"
+
+# --- 2. the firmware's event log against the quoted PCRs 0-9
+verify "$(case_dir fw-good)"
+expect "firmware event log: replays in both banks to the quoted PCRs 0-9" 0 \
+	'firmware event log replays to the quoted PCRs 0-9: PASS'
+expect "boot_aggregate derived from the replayed PCRs 0-9 is the list's first entry" 0 \
+	"boot_aggregate: matches the list's first entry"
+if command -v tpm2_eventlog >/dev/null; then
+	# tpm2_eventlog's own replay ("pcrs:" section) against ours
+	theirs=$(tpm2_eventlog "$a/binary_bios_measurements" 2>/dev/null | awk '
+		/^pcrs:/ {p = 1; next}
+		p && /^  [a-z0-9]+:$/ {bank = $1; sub(":", "", bank); next}
+		p && /^    [0-9]+ *:/ {v = $NF; sub("^0x", "", v); print bank ":" $1 " " tolower(v)}')
+	tap_is "tpm2_eventlog replays the firmware log to the same PCR values (cross-check)" \
+		"$("$ima_attest" eventlog "$a/binary_bios_measurements" | sort)" "$(sort <<<"$theirs")"
+else
+	tap_skip "tpm2_eventlog cross-check" "tpm2_eventlog not installed (package tpm2-tools)"
+fi
+# evlog_case NAME MODE REASON: the log edited by MODE must be refused
+evlog_case() {
+	local d
+	d=$(case_dir "fw-$1")
+	python3 "$TOP/tests/host/attest/evlog_tamper.py" "$2" "$a/binary_bios_measurements" \
+		"$d/binary_bios_measurements" 2>"$d/which"
+	verify "$d"
+	expect "firmware log with $1 ($(<"$d/which")) is refused" 1 "$3"
+}
+evlog_case "the last extend's sha256 digest altered" flip-digest \
+	'PCR 7 sha256: the event log replays to'
+evlog_case "the last extend removed" remove 'PCR 7 sha(1|256): the event log replays to'
+evlog_case "its last event truncated" truncate 'firmware event log does not parse: event [0-9]+ truncated'
+evlog_case "a wrong digest size in the Spec ID" spec-banks \
+	'does not parse: Spec ID gives algorithm 0x0004 a digest size of 32'
+evlog_case "an event size past the end" size-huge 'event size 4294967295 beyond the end'
+d=$(case_dir fw-missing)
+touch "$d/binary_bios_measurements.none"
+verify "$d"
+expect "no firmware event log: refused" 1 'firmware event log .*binary_bios_measurements: No such file'
+d=$(case_dir fw-aggregate)
+python3 - "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+n = struct.unpack_from("<I", b, 24)[0]          # template name length
+# d-ng of the first entry: its u32 length, "sha256:\0", then the digest
+b[24 + 4 + n + 4 + 4 + 8] ^= 1
+open(sys.argv[2], "wb").write(b)
+PY
+verify "$d"
+expect "a list whose boot_aggregate is not the one of the replayed firmware PCRs: refused" 1 \
+	"boot_aggregate of the list is not the one derived from the firmware log"
+
+# --- 3. the genuine quote and list
 audit "$(case_dir good)"
 expect "genuine quote, fresh nonce: quote verified, list replays to the quoted PCR 10" \
 	0 'result: +PASS'
@@ -79,8 +190,8 @@ expect "every entry of the list is covered by the quoted PCR 10 (sha256)" \
 #     8 or more PCRs (tpm2-tools issue #3542), so the pcrDigest (last 32
 #     bytes of TPMS_ATTEST, sha256) is compared with openssl
 if command -v tpm2_checkquote >/dev/null; then
-	tap_cmd "tpm2_checkquote: signature by the AK and nonce (cross-check)" \
-		tpm2_checkquote -u "$a/ak.pem" -m "$a/quote.msg" -s "$a/quote.sig" \
+	tap_cmd "tpm2_checkquote: signature by the enrolled AK and nonce (cross-check)" \
+		tpm2_checkquote -u "$enrolled_ak" -m "$a/quote.msg" -s "$a/quote.sig" \
 		-q "$nonce" -g sha256
 else
 	tap_skip "tpm2_checkquote cross-check" "tpm2_checkquote not installed (package tpm2-tools)"
@@ -98,7 +209,8 @@ audit "$d"
 expect "quote for another nonce (replayed) is refused" 1 'does not match the nonce'
 nonce=$nonce_real
 
-# --- another key. The signature proves only "made by the key in --ak-pub".
+# --- another key. The signature proves only "made by the key in --ak-pub";
+#     the verifier's --ak-pub is the AK it enrolled.
 #     (a) The attacker has no access to the AK: they take this quote, put
 #     the verifier's fresh nonce in it and sign it with their own key. The
 #     verifier checks against the AK it trusts: refused.
@@ -112,24 +224,30 @@ nonce=$fresh
 audit "$d"
 expect "quote carrying the fresh nonce, signed by another key (not the AK), is refused" \
 	1 'does not verify with the AK public key'
-#     (b) The same forgery, checked against the attacker's public key: it
-#     passes. ima-audit's verdict is only as good as the AK the verifier
-#     trusts; here the AK comes from the guest's own results, so a real
-#     verifier must enroll the AK beforehand (EK certificate, credential
-#     activation), which this demo does not do.
+#     (b) The same forgery, with the guest handing over the attacker's key
+#     as its AK (attest/ak.pem): the verifier does not take the AK from the
+#     guest's results, only from its enrollment, so it is refused. (The
+#     attacker's key cannot be enrolled either: it is not in a TPM whose EK
+#     the manufacturer certified, so credential activation fails -- the
+#     ak-software case of tests/host/attest-enroll.sh.)
 cp "$d/attacker.pem" "$d/ak.pem"
-audit "$d"
-if [ "$rc" = 0 ]; then
-	tap_todo "the same forgery is refused when the verifier is handed the attacker's key as the AK" \
-		"the AK is taken as given: no EK certificate chain, no credential activation"
-else
-	tap_ok "the same forgery is refused when the verifier is handed the attacker's key as the AK (exit $rc)"
-fi
+verify "$d"
+expect "the same forgery, the guest handing over the attacker's key as the AK: refused (only the enrolled AK counts)" \
+	1 'quote: .*does not verify with the AK public key'
+#     (c') and without an enrollment that passed, no quote counts at all
+cp -r "$d" "$tmp/forged-refused"
+d=$tmp/forged-refused
+rm -rf "$d/verifier" && mkdir "$d/verifier"
+printf 'PASS TPM identity: ...\nFAIL AK binding\nreason: activation failed\n' >"$d/verifier/verdict"
+cp "$d/attacker.pem" "$d/verifier/ak.pem"
+verify "$d"
+expect "the forger's key recorded by a refused enrollment: no quote is trusted" \
+	1 'no AK enrolled in .* \(enrollment refused or not run\)'
 nonce=$nonce_real
 #     (c) The genuine quote, checked against another TPM's AK
 d=$(case_dir other-ak)
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 2>/dev/null |
-	openssl pkey -pubout -out "$d/ak.pem"
+	openssl pkey -pubout -out "$d/trusted-ak.pem"
 audit "$d"
 expect "genuine quote checked against a different AK public key is refused" \
 	1 'does not verify with the AK public key'

@@ -4,9 +4,14 @@
 # Inputs:  the kernel out/ (kernel-build.sh), build/<variant>/rootfs.img
 #          (image.sh); KVARIANT, KCMDLINE_EXTRA (appended to the kernel
 #          command line), IMA_STACK_TESTS (glob of guest tests, default all),
-#          IMA_STACK_NONCE, BOOT_TIMEOUT (seconds, default 900).
+#          IMA_STACK_NONCE, BOOT_TIMEOUT (seconds, default 900),
+#          IMA_STACK_ATTEST (1: enroll the guest's TPM over the attestation
+#          channel; default 1 when IMA_STACK_NONCE is set, else 0).
 # Outputs: build/<variant>/results/<run>/ (the guest's TAP, measurement list,
-#          PCRs), build/logs/console-<variant>-<run>.log.
+#          PCRs), build/logs/console-<variant>-<run>.log; with
+#          IMA_STACK_ATTEST=1 also results/<run>/verifier/ (the host
+#          verifier's enrollment verdict and the AK it trusts, written by the
+#          host only: the guest's tar stream cannot put files there).
 # The root image is attached with snapshot=on: every boot starts from the same
 # bytes. Results come back on a second virtio disk, never on the console.
 . "$(dirname "$0")/lib.sh"
@@ -30,9 +35,15 @@ console=$LOGS/console-$variant-$run_name.log
 rm -rf "$rdir" "$work"
 mkdir -p "$rdir" "$work/tpm"
 
-# 1. a fresh TPM: both PCR banks, state in a new directory, a unix socket
+attest=${IMA_STACK_ATTEST:-$([ -n "${IMA_STACK_NONCE:-}" ] && echo 1 || echo 0)}
+tpmca=$CACHE/tpm-ca
+[ -s "$tpmca/swtpm_setup.conf" ] || die "no TPM manufacturer CA in $tpmca: run \`make keys\`"
+
+# 1. a fresh TPM: both PCR banks, state in a new directory, a unix socket;
+#    its EK certificate (NV 0x01c00002) issued by the manufacturer CA
 tpmlog=$work/swtpm.log
 run swtpm_setup --tpm2 --tpmstate "$work/tpm" --pcr-banks sha1,sha256 \
+	--config "$tpmca/swtpm_setup.conf" --create-ek-cert --create-platform-cert \
 	--overwrite >"$work/swtpm_setup.log" 2>&1 ||
 	die "swtpm_setup failed: see $work/swtpm_setup.log"
 sock=$work/swtpm.sock
@@ -40,8 +51,10 @@ run swtpm socket --tpm2 --tpmstate dir="$work/tpm" --ctrl type=unixio,path="$soc
 	--log file="$tpmlog",level=1 --terminate &
 tpm_pid=$!
 qemu_pid=
+verifier_pid=
 cleanup() {
 	if [ -n "$qemu_pid" ]; then kill "$qemu_pid" 2>/dev/null || true; fi
+	if [ -n "$verifier_pid" ]; then kill "$verifier_pid" 2>/dev/null || true; fi
 	kill "$tpm_pid" 2>/dev/null || true
 	wait 2>/dev/null || true
 }
@@ -65,6 +78,7 @@ case " ${KCMDLINE_EXTRA:-} " in *" ima_policy="*) builtin= ;; esac
 cmdline+=" panic=-1 oops=panic$builtin ima_appraise=enforce"
 cmdline+=" ima_stack.mode=$mode ima_stack.tests=${IMA_STACK_TESTS:-*}"
 [ -n "${IMA_STACK_NONCE:-}" ] && cmdline+=" ima_stack.nonce=$IMA_STACK_NONCE"
+[ "$attest" = 1 ] && cmdline+=" ima_stack.attest=1"
 [ -n "${KCMDLINE_EXTRA:-}" ] && cmdline+=" $KCMDLINE_EXTRA"
 
 qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
@@ -74,7 +88,13 @@ qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
 	-drive file="$work/results.img",if=virtio,format=raw
 	-chardev socket,id=chrtpm,path="$sock"
 	-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0
-	-device virtio-rng-pci)
+	-device virtio-rng-pci
+	-device virtio-serial-pci,id=vser0
+	-chardev socket,id=chrattest,path="$work/attest.sock",server=on,wait=off
+	-device virtserialport,bus=vser0.0,chardev=chrattest,name=org.ima-stack.attest)
+if [ "$attest" = 1 ]; then
+	make -s -C "$TOP/tools/ima-attest" >&2 || die "cannot build tools/ima-attest"
+fi
 
 start=$(date +%s)
 if [ "$mode" = shell ]; then
@@ -86,6 +106,15 @@ log "booting $variant kernel ($mode), timeout ${timeout_s}s; console: $console"
 log "+ ${qemu[*]} -serial file:$console"
 "${qemu[@]}" -serial file:"$console" >"$work/qemu.log" 2>&1 &
 qemu_pid=$!
+# the host verifier on the attestation channel (QEMU's end of the guest's
+# virtio-serial port): enrollment while the guest runs
+if [ "$attest" = 1 ]; then
+	"$TOP/tools/ima-attest/build/ima-attest" enroll --channel "$work/attest.sock" \
+		--ca "$BUILD/keys/tpm-ca.pem" --ca-chain "$BUILD/keys/tpm-ca-chain.pem" \
+		--out "$work/verifier" --timeout "$timeout_s" \
+		>"$work/verifier.log" 2>&1 &
+	verifier_pid=$!
+fi
 timed_out=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
 	if [ $(($(date +%s) - start)) -ge "$timeout_s" ]; then
@@ -99,8 +128,26 @@ wait "$qemu_pid" && qrc=0 || qrc=$?
 qemu_pid=
 secs=$(($(date +%s) - start))
 
+vrc=0
+if [ -n "$verifier_pid" ]; then
+	# the guest is gone: a verifier still waiting for it has nothing to wait for
+	for _ in $(seq 50); do kill -0 "$verifier_pid" 2>/dev/null || break; sleep 0.1; done
+	kill "$verifier_pid" 2>/dev/null || true
+	wait "$verifier_pid" || vrc=$?
+	verifier_pid=
+fi
+
 # Whatever the guest sent, even before a crash, is kept for the report.
 tar -xf "$work/results.img" -C "$rdir" 2>/dev/null || true
+# the verifier's records replace anything of that name the guest sent
+rm -rf "$rdir/verifier"
+if [ "$attest" = 1 ]; then
+	mkdir -p "$work/verifier"
+	cp "$work/verifier.log" "$work/verifier/log"
+	echo "$vrc" >"$work/verifier/exit"
+	cp -r "$work/verifier" "$rdir/verifier"
+	log "host verifier: $(head -n 1 "$work/verifier.log" 2>/dev/null) (exit $vrc)"
+fi
 running=$(cat "$rdir/running" 2>/dev/null || echo "boot or init")
 if console_errors "$console" >"$work/kernel-errors"; then
 	head -n 3 "$work/kernel-errors" >"$rdir/kernel-error"

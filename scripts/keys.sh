@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Stage keys: a CA, an IMA signing key it certifies, a module signing key and
-# a rogue (uncertified) key for negative tests.
+# a rogue (uncertified) key for negative tests; and the TPM "manufacturer":
+# a swtpm_localca CA that certifies the EK of every swtpm boot.sh makes.
 # Inputs:  keys/*.cnf, IMA_KEY_TYPE (rsa | ec; default rsa = RSA-2048,
 #          ec = prime256v1).
 # Outputs: $CACHE/keys/<type>/ (private keys 0600), copied certificates in
 #          build/keys/. Existing keys are kept; KEYS_REGEN=1 replaces them.
+#          $CACHE/tpm-ca/: the manufacturer CA (root and issuing key, files
+#          0600) and the swtpm_setup/swtpm_localca configuration using it;
+#          build/keys/tpm-ca.pem (the verifier's trust root for TPMs) and
+#          tpm-ca-chain.pem (the issuing CA). Made once, kept like the keys.
 . "$(dirname "$0")/lib.sh"
 need openssl openssl
 
@@ -139,3 +144,50 @@ done
 chmod 0644 "$out"/*.pem "$out"/*.der
 # (older trees linked the private directory here)
 rm -f "$out/private"
+
+# The TPM manufacturer: swtpm_localca makes its root CA and issuing key on
+# its first use; a throwaway swtpm_setup run here is that first use, so the
+# CA exists before any boot and never changes afterwards. Both PCR banks stay
+# active (Debian's swtpm_setup.conf activates only sha256).
+need swtpm_setup swtpm-tools
+need swtpm_localca swtpm-tools
+tca=$CACHE/tpm-ca
+umask 077
+mkdir -p "$tca"
+cat >"$tca/localca.conf" <<EOF
+statedir = $tca/state
+signingkey = $tca/state/signkey.pem
+issuercert = $tca/state/issuercert.pem
+certserial = $tca/state/certserial
+EOF
+printf '%s\n' "--platform-manufacturer ima-stack" "--platform-version 2.1" \
+	"--platform-model QEMU" >"$tca/localca.options"
+cat >"$tca/swtpm_setup.conf" <<EOF
+create_certs_tool = $(command -v swtpm_localca)
+create_certs_tool_config = $tca/localca.conf
+create_certs_tool_options = $tca/localca.options
+active_pcr_banks = sha1,sha256
+EOF
+if [ "${KEYS_REGEN:-0}" = 1 ] || [ ! -s "$tca/state/swtpm-localca-rootca-cert.pem" ] ||
+	[ ! -s "$tca/state/signkey.pem" ]; then
+	rm -rf "$tca/state" "$tca/first"
+	mkdir -p "$tca/state" "$tca/first"
+	run swtpm_setup --tpm2 --tpmstate "$tca/first" --config "$tca/swtpm_setup.conf" \
+		--create-ek-cert --pcr-banks sha1,sha256 --overwrite \
+		>"$tca/first.log" 2>&1 ||
+		die "swtpm_setup could not make the TPM manufacturer CA: see $tca/first.log"
+	rm -rf "$tca/first"
+	[ -s "$tca/state/swtpm-localca-rootca-cert.pem" ] ||
+		die "swtpm_localca made no root CA in $tca/state: see $tca/first.log"
+	log "generated the TPM manufacturer CA in $tca"
+else
+	log "keeping the existing TPM manufacturer CA in $tca"
+fi
+chmod 0700 "$tca" "$tca/state"
+find "$tca" -type f -exec chmod 0600 {} +
+umask 022
+for f in swtpm-localca-rootca-cert.pem:tpm-ca.pem issuercert.pem:tpm-ca-chain.pem; do
+	cmp -s "$tca/state/${f%%:*}" "$out/${f#*:}" 2>/dev/null ||
+		cp "$tca/state/${f%%:*}" "$out/${f#*:}"
+	chmod 0644 "$out/${f#*:}"
+done

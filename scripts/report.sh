@@ -78,16 +78,31 @@ h "ima-audit report (its signature failures are the tampered and rogue fixtures;
 "$audit" --pcrs "$rdir/pcrs.txt" --key "$keys/ima.der" \
 	"$rdir/binary_runtime_measurements" 2>&1 | sed 's/^/  /'
 
-h "Attestation: TPM quote over PCRs 0-10 with nonce $nonce"
+h "Attestation: TPM identity, AK binding, firmware log, quote over PCRs 0-10 with nonce $nonce"
+kv "TPM manufacturer CA" "$(openssl x509 -in "$keys/tpm-ca.pem" -noout -subject 2>/dev/null | sed 's/^subject=//')"
+sed 's/^/  host verifier: /' "$rdir/verifier/verdict" 2>/dev/null ||
+	echo "  host verifier: no enrollment record (results/verifier/verdict)"
 tap_report "attestation" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
+# the two verdicts of record, on the guest's files, with the enrolled AK only
+"$TOP/tools/ima-attest/build/ima-attest" verify --enrolled "$rdir/verifier" \
+	--quote "$rdir/attest/quote.msg" --quote-sig "$rdir/attest/quote.sig" \
+	--quote-pcrs "$rdir/attest/quote.pcrs" --nonce "$nonce" \
+	--eventlog "$rdir/attest/binary_bios_measurements" \
+	--list "$rdir/attest/binary_runtime_measurements" >/dev/null 2>&1 ||
+	failed+=("ima-attest verify (enrolled AK, firmware log, boot_aggregate)")
 "$audit" --quote "$rdir/attest/quote.msg" --quote-sig "$rdir/attest/quote.sig" \
-	--ak-pub "$rdir/attest/ak.pem" --quote-pcrs "$rdir/attest/quote.pcrs" \
+	--ak-pub "$rdir/verifier/ak.pem" --quote-pcrs "$rdir/attest/quote.pcrs" \
 	--nonce "$nonce" "$rdir/attest/binary_runtime_measurements" >/dev/null 2>&1 ||
-	failed+=("ima-audit --quote on the guest's quote and list")
+	failed+=("ima-audit --quote with the enrolled AK on the guest's quote and list")
 
 echo
 if [ ${#failed[@]} -eq 0 ]; then
-	echo "  VERDICT: the measurement list is the one the TPM quoted for this nonce, and every check above passed"
+	echo "  VERDICT: proven, and every check above passed:"
+	echo "    TPM identity   the EK certificate chains to the manufacturer CA and is the EK's key"
+	echo "    AK binding     the AK is a restricted key of that TPM (credential activation, this boot)"
+	echo "    firmware log   the SeaBIOS event log replays (sha1, sha256) to the quoted PCRs 0-9"
+	echo "    list           the measurement list is the one the enrolled AK quoted for this nonce (PCR 10)"
+	echo "    policy         the signed policy loaded, and the list records it"
 	exit 0
 fi
 echo "  VERDICT: FAILED (${#failed[@]}):"

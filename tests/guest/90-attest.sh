@@ -1,10 +1,14 @@
 #!/bin/bash
 # Attestation, guest side: a TPM quote over PCRs 0-10 with the host's nonce.
-# The endorsement key (EK, the TCG default RSA-2048 template) is the parent of
-# an attestation key (AK: restricted RSA-2048 signing key, RSASSA-PKCS1-v1_5
-# with sha256); the AK quotes the sha1 and sha256 banks, PCRs 0-10, with the
-# nonce from ima_stack.nonce as qualifying data. Written to
-# $IMA_STACK_RESULTS/attest/ for the host (scripts/attest.sh):
+# With ima_stack.attest=1 the attestation agent (started by init) has made
+# the endorsement key (EK, the TCG default RSA-2048 template) and under it
+# the attestation key (AK: restricted RSA-2048 signing key, RSASSA-PKCS1-v1_5
+# with sha256), and the host verifier has enrolled that AK by credential
+# activation over the virtio-serial port; this test waits for that and
+# quotes with the enrolled AK. Without the agent it makes its own EK and AK
+# (which no verifier has enrolled). The AK quotes the sha1 and sha256 banks,
+# PCRs 0-10, with the nonce from ima_stack.nonce as qualifying data. Written
+# to $IMA_STACK_RESULTS/attest/ for the host (scripts/attest.sh):
 #   quote.msg    TPMS_ATTEST, the signed bytes       (tpm2_quote -m)
 #   quote.sig    TPMT_SIGNATURE                      (tpm2_quote -s, tss format)
 #   quote.pcrs   the quoted PCR values, concatenated in selection order
@@ -13,6 +17,7 @@
 #   ak.pem ek.pem  the AK's and EK's public keys; ak.name  the AK's TPM name
 #   nonce        the qualifying data used (hex)
 #   binary_runtime_measurements  a copy taken after the quote
+#   binary_bios_measurements     the firmware's TCG event log (PCRs 0-7)
 # The guest only asserts that the tools ran; the verdict is the host's
 # (ima-audit --quote).
 set -euo pipefail
@@ -43,11 +48,32 @@ list=sha256:$sel
 echo "$list" >"$out/pcr-list"
 printf '%s\n' "$nonce" >"$out/nonce"
 
-tap_cmd "tpm2_createek: RSA EK in the endorsement hierarchy, public part as PEM" \
-	tpm2_createek -c "$work/ek.ctx" -G rsa -u "$out/ek.pem" -f pem
-tap_cmd "tpm2_createak: restricted RSA signing key (rsassa, sha256) under the EK" \
-	tpm2_createak -C "$work/ek.ctx" -c "$work/ak.ctx" -G rsa -g sha256 \
-	-s rsassa -u "$out/ak.pem" -f pem -n "$out/ak.name"
+agent=/run/attest
+if grep -qw ima_stack.attest=1 /proc/cmdline; then
+	# the agent answers the host while the suites before this one ran
+	for _ in $(seq 600); do
+		[ -s "$agent/enrolled" ] && break
+		sleep 0.5
+	done
+	tap_is "the host verifier enrolled this TPM's AK (the agent's record; the verdict is the host's)" \
+		"$(cat "$agent/enrolled" 2>/dev/null || echo "no answer within 300 s: $(tail -n 2 /run/attest-agent.log 2>/dev/null | tr '\n' ' ')")" trusted
+	ak=$agent/ak.ctx
+	tap_cmd "the enrolled AK's public part as PEM (tpm2_readpublic)" \
+		tpm2_readpublic -c "$ak" -f pem -o "$out/ak.pem"
+	cp "$agent/ak.name" "$out/ak.name"
+	tpm2_readpublic -c "$agent/ek.ctx" -f pem -o "$out/ek.pem" >/dev/null
+else
+	tap_cmd "tpm2_createek: RSA EK in the endorsement hierarchy, public part as PEM" \
+		tpm2_createek -c "$work/ek.ctx" -G rsa -u "$out/ek.pem" -f pem
+	tap_cmd "tpm2_createak: restricted RSA signing key (rsassa, sha256) under the EK (not enrolled: no ima_stack.attest=1)" \
+		tpm2_createak -C "$work/ek.ctx" -c "$work/ak.ctx" -G rsa -g sha256 \
+		-s rsassa -u "$out/ak.pem" -f pem -n "$out/ak.name"
+	ak=$work/ak.ctx
+fi
+# the firmware's event log, as the kernel found it (ACPI TPM2 table)
+bios=/sys/kernel/security/tpm0/binary_bios_measurements
+tap_cmd "the kernel exposes the firmware's TCG event log ($bios)" \
+	cp "$bios" "$out/binary_bios_measurements"
 
 # Everything run after the quote has run once before it, so the copy of
 # the list below normally holds no entry the quote does not cover (a new
@@ -55,7 +81,7 @@ tap_cmd "tpm2_createak: restricted RSA signing key (rsassa, sha256) under the EK
 cp "$out/nonce" "$work/warm" && rm -f "$work/warm"
 
 tap_cmd "tpm2_quote over $list with the nonce as qualifying data" \
-	tpm2_quote -c "$work/ak.ctx" -l "$list" -q "$nonce" -g sha256 \
+	tpm2_quote -c "$ak" -l "$list" -q "$nonce" -g sha256 \
 	-m "$out/quote.msg" -s "$out/quote.sig" -o "$out/quote.pcrs" -F values
 # the list as it is now: it may have grown since the quote
 cp "$IMA_SFS/binary_runtime_measurements" "$out/binary_runtime_measurements"

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Host test: incremental verification (ima-attest poll) round by round,
+# against a loopback swtpm (unix socket, no kernel) that plays a running
+# guest: it is certified by a throwaway manufacturer CA and enrolled through
+# the real agent (ima-attest enroll), its PCRs 0-7 are extended with a real
+# SeaBIOS log's digests and PCR 10 with a real guest list's entries
+# (tests/host/attest/data/guest.ima, signed by data/ima.der) as the rounds
+# go, and each round is quoted with the enrolled AK for a fresh nonce.
+# Genuine rounds must pass from the saved state; each attack round must be
+# refused with its reason and leave the state where it was.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/tap.sh"
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
+
+for c in swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3; do
+	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
+done
+make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
+attest=$TOP/tools/ima-attest/build/asan/ima-attest
+agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
+here=$TOP/tests/host/attest
+list=$here/data/guest.ima
+key=$here/data/ima.der
+evlog=$TOP/tools/ima-attest/tests/data/seabios-q35.evlog
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# the guest's TPM, certified by its manufacturer
+d=$tmp/tpm
+mkdir -p "$d/ca" "$d/state"
+printf '%s\n' "statedir = $d/ca" "signingkey = $d/ca/signkey.pem" \
+	"issuercert = $d/ca/issuercert.pem" "certserial = $d/ca/certserial" >"$d/localca.conf"
+printf '%s\n' "--platform-manufacturer ima-stack-test" "--platform-version 2.1" \
+	"--platform-model QEMU" >"$d/localca.options"
+printf '%s\n' "create_certs_tool = $(command -v swtpm_localca)" \
+	"create_certs_tool_config = $d/localca.conf" \
+	"create_certs_tool_options = $d/localca.options" \
+	"active_pcr_banks = sha1,sha256" >"$d/setup.conf"
+swtpm_setup --tpm2 --tpmstate "$d/state" --config "$d/setup.conf" --create-ek-cert \
+	--pcr-banks sha1,sha256 --overwrite >"$d/setup.log" 2>&1 ||
+	tap_bail "swtpm_setup failed: $(tail -n 3 "$d/setup.log")"
+swtpm socket --tpm2 --tpmstate dir="$d/state" --flags startup-clear \
+	--server type=unixio,path="$d/tpm.sock" --ctrl type=unixio,path="$d/tpm.sock.ctrl" \
+	>"$d/swtpm.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$d/tpm.sock.ctrl" ] && break; sleep 0.1; done
+export TPM2TOOLS_TCTI=swtpm:path=$d/tpm.sock
+
+# enrollment, as in a boot (the agent behind a relay that changes nothing)
+TPM2TOOLS_TCTI=$TPM2TOOLS_TCTI python3 "$here/mitm.py" "$tmp/ch.sock" none "$tmp" -- \
+	"$agent" - "$tmp/agent" 2>"$tmp/agent.err" &
+mp=$!
+"$attest" enroll --channel "$tmp/ch.sock" --ca "$d/ca/swtpm-localca-rootca-cert.pem" \
+	--ca-chain "$d/ca/issuercert.pem" --out "$tmp/enrolled" --timeout 60 >"$tmp/enroll.out" 2>&1 ||
+	tap_bail "enrollment failed: $(cat "$tmp/enroll.out")"
+wait "$mp" || true
+# the AK survives a TPM reset only when persistent (the reboot round)
+tpm2_evictcontrol -C o -c "$tmp/agent/ak.ctx" 0x81000010 >/dev/null
+tpm2_flushcontext -t
+ak=0x81000010
+
+# the firmware's measurements into PCRs 0-7
+while read -r ext; do tpm2_pcrextend "$ext"; done < <(python3 "$here/ima_list.py" evlog-extends "$evlog")
+mapfile -t ent < <(python3 "$here/ima_list.py" entries "$list")
+[ "${#ent[@]}" -ge 90 ] || tap_bail "the fixture list has ${#ent[@]} entries, the rounds need 90"
+
+extended=0
+# extend_to N: PCR 10 extended with entries up to N (exclusive), in order
+extend_to() {
+	local s e h1 h2
+	while [ "$extended" -lt "$1" ]; do
+		read -r s e h1 h2 <<<"${ent[$extended]}"
+		tpm2_pcrextend "10:sha1=$h1,sha256=$h2"
+		extended=$((extended + 1))
+	done
+}
+start_of() { read -r s _ <<<"${ent[$1]}"; echo "$s"; }
+end_of() { local x; read -r _ x _ <<<"${ent[$(($1 - 1))]}"; echo "$x"; }
+
+# quote DIR: a fresh nonce and a quote of PCRs 0-10, both banks, in DIR
+quote() {
+	mkdir -p "$1"
+	openssl rand -hex 20 >"$1/nonce"
+	tpm2_quote -c "$ak" -l sha1:0,1,2,3,4,5,6,7,8,9,10+sha256:0,1,2,3,4,5,6,7,8,9,10 \
+		-q "$(cat "$1/nonce")" -g sha256 -m "$1/quote.msg" -s "$1/quote.sig" \
+		-o "$1/quote.pcrs" -F values >/dev/null
+}
+# chunk DIR FROM TO: the list's bytes FROM..TO as the guest's answer
+chunk() { slice "$list" "$2" "$3" >"$1/entries"; }
+# slice FILE FROM TO: bytes FROM..TO of FILE
+slice() { dd if="$1" iflag=skip_bytes,count_bytes bs=64K skip="$2" count=$(($3 - $2)) status=none; }
+# poll DIR OFFSET [NONCE]: one round; sets $rc and $out
+poll() {
+	rc=0
+	out=$("$attest" poll --state "$tmp/state" --enrolled "$tmp/enrolled" --key "$key" \
+		--quote "$1/quote.msg" --quote-sig "$1/quote.sig" --quote-pcrs "$1/quote.pcrs" \
+		--nonce "${3:-$(cat "$1/nonce")}" --entries "$1/entries" --offset "$2" 2>&1) || rc=$?
+}
+expect() {
+	if [ "$rc" = "$2" ] && grep -qE -- "$3" <<<"$out"; then
+		tap_ok "$1 (exit $2: $(grep -m1 -oE -- "$3" <<<"$out"))"
+	else
+		tap_fail "$1" "exit $rc, want $2 and /$3/; output:" "$out"
+	fi
+}
+state_is() { tap_is "$1" "$(sed -n 's/^next //p' "$tmp/state")" "$2 $(start_of "$2")"; }
+
+# round 1: entries 0-39 quoted; the guest sends 45 (5 made after the quote)
+extend_to 40
+quote "$tmp/r1"
+chunk "$tmp/r1" 0 "$(end_of 45)"
+poll "$tmp/r1" 0
+expect "round 1: 40 entries verified from an empty state (boot_aggregate, signatures, PCR 10), 5 after the quote left" \
+	0 'round 1: PASS, 40 new entries verified, 5 after the quote'
+state_is "the state names entry 40 and its byte offset as the next" 40
+# round 2: the verifier asks from entry 40; 30 new entries
+extend_to 70
+quote "$tmp/r2"
+chunk "$tmp/r2" "$(start_of 40)" "$(end_of 70)"
+poll "$tmp/r2" "$(start_of 40)"
+expect "round 2: only the 30 entries after the saved offset, verified from the saved PCR 10" \
+	0 'round 2: PASS, 30 new entries verified, 0 after'
+state_is "the state moved to entry 70" 70
+
+# attacks, each against the state after round 2
+extend_to 80
+poll "$tmp/r2" "$(start_of 70)" "$(openssl rand -hex 20)"
+expect "an old quote (round 2's) replayed for this round's nonce: refused" 1 'does not match the nonce'
+quote "$tmp/a-withheld"
+chunk "$tmp/a-withheld" "$(start_of 75)" "$(end_of 80)"
+poll "$tmp/a-withheld" "$(start_of 75)"
+expect "entries withheld (the answer starts 5 entries after the offset asked for): refused" 1 \
+	'entries withheld or repeated'
+poll "$tmp/a-withheld" "$(start_of 70)"
+expect "entries withheld, the answer claiming the offset asked for: refused" 1 \
+	'the list presented disagrees with the quote'
+mkdir -p "$tmp/a-altered"
+cp "$tmp/a-withheld"/quote.* "$tmp/a-withheld/nonce" "$tmp/a-altered/"
+python3 "$here/ima_list.py" alter "$list" 72 "$tmp/altered.ima"
+slice "$tmp/altered.ima" "$(start_of 70)" "$(end_of 80)" >"$tmp/a-altered/entries"
+poll "$tmp/a-altered" "$(start_of 70)"
+expect "the list presented disagrees with the quoted PCR 10 (entry 72 altered, template hash recomputed): refused" 1 \
+	'the list presented disagrees with the quote'
+state_is "after the refused rounds the state is still at entry 70" 70
+chunk "$tmp/a-withheld" "$(start_of 70)" "$(end_of 80)"
+poll "$tmp/a-withheld" "$(start_of 70)"
+expect "round 3, the genuine answer to the same quote: passes from the unchanged state" 0 \
+	'PASS, 10 new entries verified'
+# the guest runs a program that nobody signed
+python3 "$here/ima_list.py" unsigned /tmp/evil "$tmp/evil.ima"
+read -r eh1 eh2 < <(python3 "$here/ima_list.py" entries "$tmp/evil.ima" | cut -d' ' -f3,4)
+tpm2_pcrextend "10:sha1=$eh1,sha256=$eh2"
+quote "$tmp/a-unsigned"
+cp "$tmp/evil.ima" "$tmp/a-unsigned/entries"
+poll "$tmp/a-unsigned" "$(start_of 80)"
+expect "an unsigned program run between rounds (in the list, quoted): refused" 1 \
+	'entry 80 \(/tmp/evil\): unsigned: a file the verifier does not know'
+# the clock: a state whose last quote was later than this one
+cp "$tmp/state" "$tmp/state.good"
+sed -i 's/^clock .*/clock 99999999999/' "$tmp/state"
+quote "$tmp/a-clock"
+: >"$tmp/a-clock/entries"
+poll "$tmp/a-clock" "$(start_of 80)"
+expect "a quote whose TPM clock is before the last round's: refused" 1 'the TPM clock went backwards'
+cp "$tmp/state.good" "$tmp/state"
+# a reboot between rounds: TPM reset (swtpm re-initialised, TPM2_Startup(CLEAR))
+swtpm_ioctl --unix "$d/tpm.sock.ctrl" -i >/dev/null
+tpm2_startup -c
+quote "$tmp/a-reboot"
+: >"$tmp/a-reboot/entries"
+poll "$tmp/a-reboot" "$(start_of 80)"
+expect "the guest rebooted between rounds (resetCount changed): refused" 1 \
+	'the guest rebooted since the last round \(resetCount'
+tap_done

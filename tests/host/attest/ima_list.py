@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Helpers for the polling test, with a list parser of its own
+(independent of ima-audit): IMA binary lists (ima-ng / ima-sig, little
+endian) and the firmware's crypto-agile event log.
+
+    ima_list.py entries LIST          one line per entry: START END SHA1 SHA256
+                                      (SHA1 as logged, SHA256 over the data)
+    ima_list.py unsigned PATH OUT     an ima-sig entry for PATH without a
+                                      signature (template hash computed)
+    ima_list.py alter LIST N OUT      entry N's file digest changed, its
+                                      template hash recomputed
+    ima_list.py evlog-extends LOG     the firmware log's extends as
+                                      tpm2_pcrextend arguments
+"""
+import hashlib
+import os
+import struct
+import sys
+
+
+def entries(b):
+    off = 0
+    while off < len(b):
+        start = off
+        pcr, = struct.unpack_from("<I", b, off)
+        digest = b[off + 4:off + 24]
+        nlen, = struct.unpack_from("<I", b, off + 24)
+        off += 28 + nlen
+        dlen, = struct.unpack_from("<I", b, off)
+        data = b[off + 4:off + 4 + dlen]
+        off += 4 + dlen
+        yield start, off, pcr, digest, data
+
+
+def record(data, name=b"ima-sig"):
+    return (struct.pack("<I", 10) + hashlib.sha1(data).digest() +
+            struct.pack("<I", len(name)) + name + struct.pack("<I", len(data)) + data)
+
+
+def field(x):
+    return struct.pack("<I", len(x)) + x
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "entries":
+        b = open(sys.argv[2], "rb").read()
+        for start, end, pcr, digest, data in entries(b):
+            print(start, end, digest.hex(), hashlib.sha256(data).hexdigest())
+    elif cmd == "unsigned":
+        d = field(b"sha256:\0" + os.urandom(32)) + field(sys.argv[2].encode() + b"\0") + field(b"")
+        open(sys.argv[3], "wb").write(record(d))
+    elif cmd == "alter":
+        b = bytearray(open(sys.argv[2], "rb").read())
+        n = int(sys.argv[3])
+        start, end, pcr, digest, data = list(entries(bytes(b)))[n]
+        data = bytearray(data)
+        data[4 + 8] ^= 1  # first byte of the d-ng digest
+        nlen, = struct.unpack_from("<I", b, start + 24)
+        rec = record(bytes(data), bytes(b[start + 28:start + 28 + nlen]))
+        open(sys.argv[4], "wb").write(bytes(b[:start]) + rec + bytes(b[end:]))
+    elif cmd == "evlog-extends":
+        b = open(sys.argv[2], "rb").read()
+        size, = struct.unpack_from("<I", b, 28)
+        spec = b[32:32 + size]
+        n, = struct.unpack_from("<I", spec, 24)
+        sizes = dict(struct.unpack_from("<HH", spec, 28 + 4 * i) for i in range(n))
+        names = {4: "sha1", 0xb: "sha256"}
+        off = 32 + size
+        while off < len(b):
+            pcr, typ, count = struct.unpack_from("<III", b, off)
+            off += 12
+            ds = []
+            for _ in range(count):
+                alg, = struct.unpack_from("<H", b, off)
+                ds.append(f"{names[alg]}={b[off + 2:off + 2 + sizes[alg]].hex()}")
+                off += 2 + sizes[alg]
+            esize, = struct.unpack_from("<I", b, off)
+            off += 4 + esize
+            if typ != 3:
+                print(f"{pcr}:" + ",".join(ds))
+
+
+if __name__ == "__main__":
+    main()

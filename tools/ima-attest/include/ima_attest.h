@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ima-attest: what a remote verifier must prove before it trusts a quote.
+ *
+ *  - the TPM's identity: an EK certificate that chains to the manufacturer
+ *    CA, and an EK public area (TPMT_PUBLIC) whose key is the certified one;
+ *  - the AK: a TPMT_PUBLIC with the attributes of a restricted TPM signing
+ *    key, whose name is recomputed here, bound to the EK by credential
+ *    activation (MakeCredential is done here, in OpenSSL);
+ *  - the firmware: a TCG PC Client crypto-agile event log replayed in every
+ *    bank it carries and compared with the quoted PCRs 0-9.
+ *
+ * TPM structures are big-endian, the event log little-endian; every length
+ * is checked against the bytes present and a maximum for its type.
+ */
+#ifndef IMA_ATTEST_H
+#define IMA_ATTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ima_pcr.h"
+
+#define ATT_ALG_RSA		0x0001
+#define ATT_ALG_SHA1		0x0004
+#define ATT_ALG_AES		0x0006
+#define ATT_ALG_SHA256		0x000b
+#define ATT_ALG_SHA384		0x000c
+#define ATT_ALG_SHA512		0x000d
+#define ATT_ALG_NULL		0x0010
+#define ATT_ALG_RSASSA		0x0014
+#define ATT_ALG_RSAPSS		0x0016
+#define ATT_ALG_ECC		0x0023
+#define ATT_ALG_CFB		0x0043
+
+/* TPMA_OBJECT bits */
+#define ATT_FIXED_TPM		(1u << 1)
+#define ATT_FIXED_PARENT	(1u << 4)
+#define ATT_SENSITIVE_ORIGIN	(1u << 5)
+#define ATT_USER_WITH_AUTH	(1u << 6)
+#define ATT_ADMIN_WITH_POLICY	(1u << 7)
+#define ATT_RESTRICTED		(1u << 16)
+#define ATT_DECRYPT		(1u << 17)
+#define ATT_SIGN		(1u << 18)
+
+#define ATT_MAX_PUBLIC		1024	/* sizeof(TPMT_PUBLIC) bound */
+#define ATT_MAX_RSA		512	/* TPM2B_PUBLIC_KEY_RSA */
+#define ATT_MAX_DIGEST		64
+#define ATT_MAX_NAME		(2 + ATT_MAX_DIGEST)
+#define ATT_MAX_REASONS		8
+#define ATT_REASON_LEN		200
+
+struct att_reasons {
+	int n;
+	char r[ATT_MAX_REASONS][ATT_REASON_LEN];
+};
+
+void att_reason(struct att_reasons *rs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* TPMT_PUBLIC of an RSA key (the only type supported) */
+struct att_public {
+	uint16_t type;
+	uint16_t name_alg;
+	uint32_t attrs;
+	uint16_t policy_len;
+	uint8_t policy[ATT_MAX_DIGEST];
+	uint16_t sym_alg, sym_bits, sym_mode;	/* TPMT_SYM_DEF_OBJECT */
+	uint16_t scheme, scheme_hash;		/* TPMT_RSA_SCHEME */
+	uint16_t key_bits;
+	uint32_t exponent;			/* 0 means 65537 */
+	uint16_t mod_len;
+	uint8_t modulus[ATT_MAX_RSA];
+	size_t area_len;			/* the TPMT_PUBLIC bytes */
+	uint8_t area[ATT_MAX_PUBLIC];
+};
+
+/*
+ * Parse a TPM2B_PUBLIC (tpm2_createak -u, tss format) when tpm2b, else a
+ * bare TPMT_PUBLIC; every byte must be consumed. 0, or -1 with err.
+ */
+int att_public_parse(struct att_public *pub, const uint8_t *buf, size_t len,
+		     bool tpm2b, char *err, size_t errlen);
+/* nameAlg || H_nameAlg(TPMT_PUBLIC); returns the length or -1. */
+int att_public_name(const struct att_public *pub, uint8_t *name,
+		    size_t namemax);
+/* The key as an EVP_PKEY * (void * keeps OpenSSL out of the header). */
+void *att_public_pkey(const struct att_public *pub, char *err, size_t errlen);
+void att_pkey_free(void *pkey);
+/* The key as PEM (SubjectPublicKeyInfo) in path; 0 or -1. */
+int att_pkey_write_pem(void *pkey, const char *path);
+
+/*
+ * The AK checks: an RSA restricted signing key that never left the TPM
+ * (fixedTPM, fixedParent, sensitiveDataOrigin, restricted, sign, not
+ * decrypt, a signing scheme with a hash), and name = the name recomputed
+ * from the public area. Each failed check adds a reason; returns the
+ * number of reasons added.
+ */
+int att_ak_check(const struct att_public *ak, const uint8_t *name,
+		 size_t name_len, struct att_reasons *rs);
+
+/*
+ * The EK checks: the certificate (DER) chains to a CA in ca_file, through
+ * the certificates in chain_file (may be NULL); the EK public area is a
+ * restricted decryption key with the template MakeCredential needs
+ * (RSA, AES-128-CFB, sha256 name); its modulus and exponent are the
+ * certificate's. Returns the number of reasons added.
+ */
+int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
+		 const char *chain_file, const struct att_public *ek,
+		 struct att_reasons *rs);
+
+/*
+ * TPM2_MakeCredential for ek over (secret, name): writes the credential
+ * in tpm2-tools' file format (tpm2_activatecredential -i): magic
+ * 0xBADCC0DE, version 1, TPM2B_ID_OBJECT, TPM2B_ENCRYPTED_SECRET.
+ * Returns the bytes written into out, or -1 with err.
+ */
+long att_make_credential(const struct att_public *ek, const uint8_t *secret,
+			 size_t secret_len, const uint8_t *name,
+			 size_t name_len, uint8_t *out, size_t outmax,
+			 char *err, size_t errlen);
+/* KDFa (TPM 2.0 part 1, 11.4.10.2) with HMAC-hash; 0 or -1. */
+int att_kdfa(uint16_t hash, const uint8_t *key, size_t key_len,
+	     const char *label, const uint8_t *u, size_t u_len,
+	     const uint8_t *v, size_t v_len, uint8_t *out, size_t bits);
+
+/* --- the firmware's event log (TCG PC Client, crypto-agile) ----------- */
+#define ATT_EV_NO_ACTION	0x00000003u
+#define ATT_EV_MAX_BANKS	4
+#define ATT_EV_MAX_EVENTS	100000u
+#define ATT_EV_MAX_EVENT_SIZE	(1u << 20)
+#define ATT_EV_PCRS		24
+
+struct att_evlog {
+	int nbanks;
+	uint16_t alg[ATT_EV_MAX_BANKS];		/* Spec ID Event03 order */
+	uint16_t size[ATT_EV_MAX_BANKS];
+	int bank[ATT_EV_MAX_BANKS];		/* enum ima_bank */
+	uint32_t events;			/* TCG_PCR_EVENT2 records */
+	uint32_t touched;			/* bit n: PCR n extended */
+	uint8_t locality;			/* StartupLocality, 0 if none */
+	uint8_t pcr[ATT_EV_MAX_BANKS][ATT_EV_PCRS][ATT_MAX_DIGEST];
+	uint64_t err_offset;
+};
+
+/*
+ * Parse and replay a whole log: the first record a TCG_PCClientPCREvent
+ * carrying the Spec ID Event03, the rest TCG_PCR_EVENT2 with a digest for
+ * each algorithm the Spec ID names. EV_NO_ACTION records are not extended
+ * (a StartupLocality event sets PCR 0's initial value). 0, or -1 with err
+ * and err_offset.
+ */
+int att_evlog_replay(struct att_evlog *ev, const uint8_t *buf, size_t len,
+		     char *err, size_t errlen);
+/* The replayed values in ima_pcr terms (every PCR 0-23 of every bank). */
+void att_evlog_values(const struct att_evlog *ev, struct ima_pcr_values *v);
+
+/*
+ * The replayed PCRs in pcr_mask against the quoted values: every bank the
+ * quote has for those PCRs must be in the log and equal. Returns the
+ * number of reasons added.
+ */
+int att_evlog_compare(const struct att_evlog *ev,
+		      const struct ima_pcr_values *quoted, uint32_t pcr_mask,
+		      struct att_reasons *rs);
+
+/* --- the channel: one message a line, "VERB key=base64 ..." ----------- */
+#define ATT_MSG_MAX		(256u << 10)
+#define ATT_MSG_FIELDS		8
+
+struct att_msg {
+	char verb[32];
+	int nfields;
+	char key[ATT_MSG_FIELDS][32];
+	uint8_t *val[ATT_MSG_FIELDS];	/* decoded, malloc()ed */
+	size_t len[ATT_MSG_FIELDS];
+};
+
+/* Parse one line (no newline); 0, or -1 with err. */
+int att_msg_parse(struct att_msg *m, const char *line, size_t len, char *err,
+		  size_t errlen);
+/* The value of key, or NULL. */
+const uint8_t *att_msg_get(const struct att_msg *m, const char *key,
+			   size_t *len);
+void att_msg_free(struct att_msg *m);
+
+/* --- enrollment: the verdict over one guest's answers ----------------- */
+struct att_enroll {
+	/* inputs */
+	const char *ca_file, *chain_file;
+	/* state */
+	struct att_public ek, ak;
+	uint8_t ak_name[ATT_MAX_NAME];
+	size_t ak_name_len;
+	uint8_t secret[32];
+	bool challenged;
+	/* outputs */
+	bool ek_ok, ak_ok, activated;
+	struct att_reasons rs;
+};
+
+/*
+ * Step 1, the guest's ENROLL message: checks EK certificate, EK public area,
+ * AK public area and name; on success makes a credential over a fresh
+ * random secret into cred. Returns the credential length, 0 when refused
+ * (reasons in e->rs), -1 on an internal error (err).
+ */
+long att_enroll_request(struct att_enroll *e, const struct att_msg *m,
+			uint8_t *cred, size_t credmax, char *err,
+			size_t errlen);
+/*
+ * Step 2, the guest's answer: ACTIVATED secret=... must equal the secret of
+ * this challenge (constant time). Returns true when the AK is trusted.
+ */
+bool att_enroll_answer(struct att_enroll *e, const struct att_msg *m);
+
+/* --- polling: the list verified incrementally, round by round --------- */
+#define ATT_POLL_PCR		10
+
+/*
+ * What the verifier keeps between rounds (a text file, att_poll_load/save):
+ * the boot it is verifying (resetCount, restartCount of the last quote and
+ * its clock), the next entry it expects (index and byte offset in the
+ * binary list), and PCR 10 replayed up to there in the sha1 and sha256
+ * banks. A new state starts at entry 0, offset 0, PCR 10 zero, no boot.
+ */
+struct att_poll_state {
+	bool have_boot;
+	uint32_t reset_count, restart_count;
+	uint64_t clock;
+	uint64_t next_index, next_offset;
+	uint8_t pcr[2][ATT_MAX_DIGEST];		/* sha1, sha256 */
+	uint64_t rounds;
+};
+
+int att_poll_load(struct att_poll_state *st, const char *path, char *err,
+		  size_t errlen);
+int att_poll_save(const struct att_poll_state *st, const char *path);
+
+struct att_poll_round {
+	/* inputs: a quote already verified (signature with the enrolled AK,
+	 * nonce, pcrDigest) and the entries the guest sent */
+	uint32_t reset_count, restart_count;
+	uint64_t clock;
+	const struct ima_pcr_values *quoted;
+	const uint8_t *entries;
+	size_t entries_len;
+	uint64_t offset;		/* where the guest says they start */
+	void *verifier;			/* struct ima_verifier *, or NULL */
+	/* outputs */
+	uint64_t verified;		/* new entries covered by the quote */
+	uint64_t uncovered;		/* entries after the quote: next round */
+	struct att_reasons rs;
+};
+
+/*
+ * One round: the boot is the same (resetCount, restartCount) and the clock
+ * did not go backwards; the entries start where the state ends; replayed
+ * from the saved PCR 10 they reach the quoted PCR 10 in both banks at some
+ * prefix (entries after it are left for the next round); on the first
+ * round boot_aggregate is the one of the quoted PCRs 0-9; with a verifier,
+ * every new file entry carries a signature that verifies. On success the
+ * state moves to the end of the covered prefix and the quote's boot and
+ * clock; on failure it is not changed. Returns the number of reasons.
+ */
+int att_poll(struct att_poll_state *st, struct att_poll_round *r);
+
+#endif

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The EK certificate: its chain to the manufacturer's CA (OpenSSL's
+ * X509_verify_cert) and its key against the EK public area the TPM gave.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+#include "ima_attest.h"
+
+static STACK_OF(X509) *load_chain(const char *path, const char **why)
+{
+	STACK_OF(X509) *sk = sk_X509_new_null();
+	X509 *x;
+	FILE *f;
+
+	if (!sk)
+		return NULL;
+	f = fopen(path, "r");
+	if (!f) {
+		*why = "cannot open the CA chain file";
+		sk_X509_free(sk);
+		return NULL;
+	}
+	while ((x = PEM_read_X509(f, NULL, NULL, NULL)))
+		if (!sk_X509_push(sk, x)) {
+			X509_free(x);
+			break;
+		}
+	ERR_clear_error();
+	fclose(f);
+	return sk;
+}
+
+static void ek_template(const struct att_public *ek, struct att_reasons *rs)
+{
+	uint32_t need = ATT_RESTRICTED | ATT_DECRYPT | ATT_FIXED_TPM |
+			ATT_FIXED_PARENT | ATT_SENSITIVE_ORIGIN;
+
+	if ((ek->attrs & need) != need || (ek->attrs & ATT_SIGN))
+		att_reason(rs, "EK objectAttributes 0x%08x: not a restricted decryption key that never left the TPM",
+			   ek->attrs);
+	if (ek->name_alg != ATT_ALG_SHA256 || ek->sym_alg != ATT_ALG_AES ||
+	    ek->sym_bits != 128 || ek->sym_mode != ATT_ALG_CFB)
+		att_reason(rs, "EK template not supported (nameAlg 0x%04x, symmetric 0x%04x/%u/0x%04x; want sha256, AES-128-CFB)",
+			   ek->name_alg, ek->sym_alg, ek->sym_bits,
+			   ek->sym_mode);
+}
+
+int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
+		 const char *chain_file, const struct att_public *ek,
+		 struct att_reasons *rs)
+{
+	const unsigned char *p = cert;
+	STACK_OF(X509) *chain = NULL;
+	X509_STORE_CTX *vctx = NULL;
+	X509_STORE *store = NULL;
+	EVP_PKEY *ckey, *tkey = NULL;
+	int before = rs->n;
+	const char *why = NULL;
+	char err[ATT_REASON_LEN];
+	X509 *x = NULL;
+
+	ek_template(ek, rs);
+	if (cert_len > 4096 || !(x = d2i_X509(NULL, &p, (long)cert_len)) ||
+	    p != cert + cert_len) {
+		att_reason(rs, "EK certificate (%zu bytes) is not one DER X.509 certificate",
+			   cert_len);
+		goto out;
+	}
+	store = X509_STORE_new();
+	vctx = X509_STORE_CTX_new();
+	if (!store || !vctx || X509_STORE_load_file(store, ca_file) != 1) {
+		att_reason(rs, "cannot load the manufacturer CA %s", ca_file);
+		goto out;
+	}
+	if (chain_file && !(chain = load_chain(chain_file, &why))) {
+		att_reason(rs, "%s %s", why ? why : "cannot read", chain_file);
+		goto out;
+	}
+	if (X509_STORE_CTX_init(vctx, store, x, chain) != 1) {
+		att_reason(rs, "cannot set up certificate verification");
+		goto out;
+	}
+	if (X509_verify_cert(vctx) != 1)
+		att_reason(rs, "EK certificate does not chain to the manufacturer CA: %s",
+			   X509_verify_cert_error_string(
+				   X509_STORE_CTX_get_error(vctx)));
+	ckey = X509_get0_pubkey(x);
+	tkey = att_public_pkey(ek, err, sizeof(err));
+	if (!ckey || !tkey)
+		att_reason(rs, "EK public key: %s", tkey ? "none in the certificate" : err);
+	else if (EVP_PKEY_eq(ckey, tkey) != 1)
+		att_reason(rs, "EK public key does not match its certificate");
+out:
+	ERR_clear_error();
+	EVP_PKEY_free(tkey);
+	X509_STORE_CTX_free(vctx);
+	X509_STORE_free(store);
+	sk_X509_pop_free(chain, X509_free);
+	X509_free(x);
+	return rs->n - before;
+}

@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ima-attest - enroll a guest's TPM and verify its firmware log.
+ *
+ *   ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain CHAIN.pem]
+ *                     --out DIR [--timeout SECONDS]
+ *	Connects to the guest agent's channel (a unix socket: QEMU's
+ *	virtio-serial chardev), asks for the TPM's identity, checks EK
+ *	certificate, EK and AK public areas, makes a credential for the EK over
+ *	a fresh secret and trusts the AK only when the guest's TPM returns that
+ *	secret. Writes DIR/verdict, and when trusted DIR/ak.pem, ak.name.
+ *
+ *   ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG
+ *                     --quote-pcrs VALUES --nonce HEX --eventlog LOG
+ *                     [--list BINARY_RUNTIME_MEASUREMENTS]
+ *	The quote must verify with the enrolled AK (ima-audit's quote checks)
+ *	and the firmware's event log must replay, in every quoted bank, to the
+ *	quoted PCRs 0-9; boot_aggregate derived from the replayed PCRs must be
+ *	the list's first entry.
+ *
+ *   ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG
+ *                   --quote-pcrs VALUES --nonce HEX --entries FILE
+ *                   --offset BYTES [--key CERT]
+ *	One round of incremental verification: a fresh quote by the enrolled
+ *	AK and only the list entries from byte BYTES on, verified from the
+ *	state FILE (made on the first round, updated when the round passes).
+ *
+ *   ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]
+ *	One message to the guest agent (each VALUE's bytes, hex-encoded on
+ *	the wire); the reply's verb and each of its fields into DIR/<key>.
+ *
+ *   ima-attest eventlog LOG
+ *	Parse and replay a firmware event log; print every bank's value of
+ *	every PCR the log extends ("sha256:N HEX"), for cross-checks.
+ *
+ * Results on stdout, diagnostics on stderr. Exit status: 0 proven, 1 refused
+ * (reasons printed), 2 usage or I/O error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ima_attest.h"
+#include "ima_hash.h"
+#include "ima_log.h"
+#include "ima_quote.h"
+#include "ima_sig.h"
+
+#define MAX_FILE	(64u << 20)
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain PEM] --out DIR [--timeout S]\n"
+		"       ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG --quote-pcrs VALUES\n"
+		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
+		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
+		"                       --quote-pcrs VALUES --nonce HEX --entries FILE --offset BYTES [--key CERT]\n"
+		"       ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]\n"
+		"       ima-attest eventlog LOG\n");
+	exit(2);
+}
+
+/* The whole file, at most max bytes; NULL with errno on failure. */
+static uint8_t *slurp(const char *path, size_t max, size_t *len)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			uint8_t *nb;
+
+			if (cap >= max) {
+				errno = EFBIG;
+				goto fail;
+			}
+			cap = cap ? cap * 2 : 4096;
+			if (cap > max)
+				cap = max;
+			nb = realloc(buf, cap + 1);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (!buf)
+		buf = calloc(1, 1);
+	*len = n;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+static int spill(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fwrite(p, 1, n, f) == n;
+	if (fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* --- the channel ---------------------------------------------------------- */
+struct chan {
+	int fd;
+	time_t deadline;
+	char *buf;
+	size_t have;
+};
+
+static int chan_open(struct chan *c, const char *path, int timeout)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	c->deadline = time(NULL) + timeout;
+	c->have = 0;
+	c->buf = malloc(ATT_MSG_MAX + 2);
+	if (!c->buf || strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	strcpy(sa.sun_path, path);
+	for (;;) {
+		c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (c->fd < 0)
+			return -1;
+		if (!connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)))
+			return 0;
+		close(c->fd);
+		c->fd = -1;
+		if ((errno != ENOENT && errno != ECONNREFUSED) ||
+		    time(NULL) >= c->deadline)
+			return -1;
+		usleep(100 * 1000);
+	}
+}
+
+static int chan_send(struct chan *c, const char *verb, const char **keys,
+		     const uint8_t **vals, const size_t *lens, int n)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t cap = strlen(verb) + 2, off, i;
+	char *line;
+	int k, ret;
+
+	for (k = 0; k < n; k++)
+		cap += strlen(keys[k]) + 2 + 2 * lens[k];
+	line = malloc(cap);
+	if (!line)
+		return -1;
+	off = (size_t)sprintf(line, "%s", verb);
+	for (k = 0; k < n; k++) {
+		off += (size_t)sprintf(line + off, " %s=", keys[k]);
+		for (i = 0; i < lens[k]; i++) {
+			line[off++] = hx[vals[k][i] >> 4];
+			line[off++] = hx[vals[k][i] & 15];
+		}
+	}
+	line[off++] = '\n';
+	ret = 0;
+	for (i = 0; i < off;) {
+		ssize_t w = write(c->fd, line + i, off - i);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = -1;
+			break;
+		}
+		i += (size_t)w;
+	}
+	free(line);
+	return ret;
+}
+
+/* One line (without its newline) into m; 0, or -1 with err. */
+static int chan_recv(struct chan *c, struct att_msg *m, char *err,
+		     size_t errlen)
+{
+	for (;;) {
+		char *nl = memchr(c->buf, '\n', c->have);
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		time_t left;
+		ssize_t r;
+
+		if (nl) {
+			size_t len = (size_t)(nl - c->buf);
+			int ret = att_msg_parse(m, c->buf, len, err, errlen);
+
+			memmove(c->buf, nl + 1, c->have - len - 1);
+			c->have -= len + 1;
+			return ret;
+		}
+		if (c->have > ATT_MSG_MAX) {
+			snprintf(err, errlen, "message longer than %u bytes", ATT_MSG_MAX);
+			return -1;
+		}
+		left = c->deadline - time(NULL);
+		if (left <= 0 || poll(&p, 1, (int)left * 1000) == 0) {
+			snprintf(err, errlen, "timed out waiting for the guest");
+			return -1;
+		}
+		r = read(c->fd, c->buf + c->have, ATT_MSG_MAX + 1 - c->have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(err, errlen, "the guest closed the channel");
+			return -1;
+		}
+		c->have += (size_t)r;
+	}
+}
+
+static int cmd_enroll(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "channel", required_argument, NULL, 'c' },
+		{ "ca", required_argument, NULL, 'a' },
+		{ "ca-chain", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *channel = NULL, *out = NULL;
+	struct att_enroll e = { 0 };
+	struct att_msg m = { 0 };
+	struct chan c = { .fd = -1 };
+	char err[256], path[4096];
+	uint8_t cred[1024];
+	int timeout = 600, opt, rc = 2, i;
+	FILE *v = NULL;
+	long n;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c': channel = optarg; break;
+		case 'a': e.ca_file = optarg; break;
+		case 'i': e.chain_file = optarg; break;
+		case 'o': out = optarg; break;
+		case 't': timeout = atoi(optarg); break;
+		default: usage();
+		}
+	}
+	if (!channel || !e.ca_file || !out || optind != argc || timeout <= 0)
+		usage();
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ima-attest: %s: %s\n", out, strerror(errno));
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/verdict", out);
+	v = fopen(path, "w");
+	if (!v) {
+		fprintf(stderr, "ima-attest: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (chan_open(&c, channel, timeout)) {
+		snprintf(err, sizeof(err), "cannot connect to %s: %s", channel,
+			 strerror(errno));
+		goto io;
+	}
+	/* 1. the TPM's identity and the AK */
+	if (chan_send(&c, "ENROLL", NULL, NULL, NULL, 0)) {
+		snprintf(err, sizeof(err), "cannot write to the channel");
+		goto io;
+	}
+	if (chan_recv(&c, &m, err, sizeof(err)))
+		goto io;
+	n = att_enroll_request(&e, &m, cred, sizeof(cred), err, sizeof(err));
+	if (n < 0)
+		goto io;
+	{
+		size_t clen = 0;
+		const uint8_t *cert = att_msg_get(&m, "ekcert", &clen);
+
+		if (cert)
+			spill(out, "ek-cert.der", cert, clen);
+	}
+	att_msg_free(&m);
+	/* 2. the credential; the answer must be the secret */
+	if (n > 0) {
+		const char *k[] = { "cred" };
+		const uint8_t *val[] = { cred };
+		size_t len[] = { (size_t)n };
+
+		if (chan_send(&c, "CHALLENGE", k, val, len, 1)) {
+			snprintf(err, sizeof(err), "cannot write to the channel");
+			goto io;
+		}
+		if (chan_recv(&c, &m, err, sizeof(err)))
+			goto io;
+		att_enroll_answer(&e, &m);
+		att_msg_free(&m);
+	}
+	if (e.activated) {
+		void *pk = att_public_pkey(&e.ak, err, sizeof(err));
+
+		snprintf(path, sizeof(path), "%s/ak.pem", out);
+		if (!pk || att_pkey_write_pem(pk, path) ||
+		    spill(out, "ak.name", e.ak_name, e.ak_name_len) ||
+		    spill(out, "ak.pub", e.ak.area, e.ak.area_len)) {
+			att_pkey_free(pk);
+			snprintf(err, sizeof(err), "cannot write the enrolled AK to %s", out);
+			goto io;
+		}
+		att_pkey_free(pk);
+		fprintf(v, "PASS TPM identity: EK certificate chains to the manufacturer CA, EK public key matches it\n");
+		fprintf(v, "PASS AK binding: restricted TPM signing key, name recomputed, credential activated by the EK's TPM\n");
+		printf("enrollment: PASS (EK certified, AK bound by credential activation)\n");
+		rc = 0;
+	} else {
+		fprintf(v, "%s TPM identity%s\n", e.ek_ok ? "PASS" : "FAIL",
+			e.ek_ok ? ": EK certificate chains to the manufacturer CA, EK public key matches it" : "");
+		fprintf(v, "FAIL AK binding\n");
+		printf("enrollment: FAIL\n");
+		rc = 1;
+	}
+	for (i = 0; i < e.rs.n; i++) {
+		fprintf(v, "reason: %s\n", e.rs.r[i]);
+		printf("reason: %s\n", e.rs.r[i]);
+	}
+	{
+		const char *k[] = { "ok" };
+		const uint8_t val[] = { rc == 0 };
+		const uint8_t *vp[] = { val };
+		size_t len[] = { 1 };
+
+		chan_send(&c, "RESULT", k, vp, len, 1);
+	}
+	goto out;
+io:
+	fprintf(v, "FAIL TPM identity\nFAIL AK binding\nreason: %s\n", err);
+	printf("enrollment: FAIL\nreason: %s\n", err);
+	fprintf(stderr, "ima-attest: enroll: %s\n", err);
+	rc = 2;
+out:
+	att_msg_free(&m);
+	if (fclose(v))
+		rc = 2;
+	if (c.fd >= 0)
+		close(c.fd);
+	free(c.buf);
+	return rc;
+}
+
+/* --- verify --------------------------------------------------------------- */
+static int enrolled_ok(const char *dir)
+{
+	char path[4096];
+	uint8_t *t;
+	size_t n;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/verdict", dir);
+	t = slurp(path, 1 << 16, &n);
+	if (!t)
+		return 0;
+	t[n] = '\0';
+	ok = !strncmp((char *)t, "PASS TPM identity", 17) &&
+	     strstr((char *)t, "\nPASS AK binding") && !strstr((char *)t, "FAIL");
+	free(t);
+	return ok;
+}
+
+/* boot_aggregate of the list's first entry (sha256 of an ima-ng d-ng) */
+static int list_aggregate(const char *path, uint8_t *out, char *err,
+			  size_t errlen)
+{
+	struct ima_reader r;
+	struct ima_record rec;
+	const uint8_t *dig;
+	const char *algo;
+	size_t alen;
+	uint32_t dlen;
+	int fd, f, ret = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (ima_reader_init_fd(&r, fd, NULL)) {
+		snprintf(err, errlen, "cannot read %s", path);
+		close(fd);
+		return -1;
+	}
+	if (ima_reader_next(&r, &rec) != IMA_READ_RECORD) {
+		snprintf(err, errlen, "the list has no first entry");
+		goto out;
+	}
+	f = ima_record_field(&rec, IMA_F_D_NG);
+	if (f < 0 || ima_split_digest_field(rec.fields[f].data, rec.fields[f].len,
+					    &algo, &alen, &dig, &dlen) ||
+	    alen != 6 || memcmp(algo, "sha256", 6) || dlen != 32) {
+		snprintf(err, errlen, "the list's first entry has no sha256 d-ng digest");
+		goto out;
+	}
+	f = ima_record_field(&rec, IMA_F_N_NG);
+	if (f < 0 || rec.fields[f].len < 14 ||
+	    memcmp(rec.fields[f].data, "boot_aggregate", 14)) {
+		snprintf(err, errlen, "the list's first entry is not boot_aggregate");
+		goto out;
+	}
+	memcpy(out, dig, 32);
+	ret = 0;
+out:
+	ima_reader_free(&r);
+	close(fd);
+	return ret;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "enrolled", required_argument, NULL, 'e' },
+		{ "quote", required_argument, NULL, 'q' },
+		{ "quote-sig", required_argument, NULL, 's' },
+		{ "quote-pcrs", required_argument, NULL, 'p' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "eventlog", required_argument, NULL, 'l' },
+		{ "list", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *msgf = NULL, *sigf = NULL, *pcrf = NULL;
+	const char *noncehex = NULL, *logf = NULL, *listf = NULL;
+	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *log = NULL;
+	size_t msg_len, sig_len, vals_len, log_len;
+	uint8_t nonce[64], agg[32], want[32];
+	struct ima_quote_check qc = { 0 };
+	struct att_reasons rs = { 0 };
+	struct ima_pcr_values rv;
+	char err[256], path[4096], hx[65];
+	struct att_evlog *ev = NULL;
+	int opt, rc = 2, nlen, i, st;
+	bool quote_ok = false;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e': dir = optarg; break;
+		case 'q': msgf = optarg; break;
+		case 's': sigf = optarg; break;
+		case 'p': pcrf = optarg; break;
+		case 'n': noncehex = optarg; break;
+		case 'l': logf = optarg; break;
+		case 'L': listf = optarg; break;
+		default: usage();
+		}
+	}
+	if (!dir || !msgf || !sigf || !pcrf || !noncehex || !logf || optind != argc)
+		usage();
+	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
+	if (nlen <= 0 || (size_t)nlen * 2 != strlen(noncehex)) {
+		fprintf(stderr, "ima-attest: --nonce is not hex\n");
+		return 2;
+	}
+	msg = slurp(msgf, 1 << 16, &msg_len);
+	sig = slurp(sigf, 1 << 16, &sig_len);
+	vals = slurp(pcrf, 1 << 16, &vals_len);
+	if (!msg || !sig || !vals) {
+		fprintf(stderr, "ima-attest: cannot read the quote files: %s\n", strerror(errno));
+		goto out;
+	}
+	/* 1. the AK must be the enrolled one, and the quote its */
+	if (!enrolled_ok(dir)) {
+		att_reason(&rs, "no AK enrolled in %s (enrollment refused or not run): no quote can be trusted", dir);
+	} else {
+		snprintf(path, sizeof(path), "%s/ak.pem", dir);
+		qc.ak = ima_quote_key_load(path, err, sizeof(err));
+		if (!qc.ak) {
+			fprintf(stderr, "ima-attest: %s\n", err);
+			goto out;
+		}
+		qc.msg = msg;
+		qc.msg_len = msg_len;
+		qc.sig = sig;
+		qc.sig_len = sig_len;
+		qc.nonce = nonce;
+		qc.nonce_len = (size_t)nlen;
+		qc.values = vals;
+		qc.values_len = vals_len;
+		st = ima_quote_verify(&qc);
+		if (st == IMA_QUOTE_OK && qc.sig_ok && qc.nonce_ok && qc.pcrs_ok)
+			quote_ok = true;
+		else if (st == IMA_QUOTE_FAIL)
+			for (i = 0; i < qc.nreasons; i++)
+				att_reason(&rs, "%s%s",
+					   strncmp(qc.reasons[i], "quote", 5) ? "quote: " : "",
+					   qc.reasons[i]);
+		else
+			att_reason(&rs, "quote: %s", qc.error[0] ? qc.error : "not verified");
+	}
+	printf("quote (enrolled AK, nonce, pcrDigest): %s\n", quote_ok ? "PASS" : "FAIL");
+	/* 2. the firmware log, replayed, against the quoted PCRs 0-9 */
+	ev = calloc(1, sizeof(*ev));
+	log = slurp(logf, MAX_FILE, &log_len);
+	if (!ev) {
+		fprintf(stderr, "ima-attest: out of memory\n");
+		goto out;
+	}
+	if (!log) {
+		att_reason(&rs, "firmware event log %s: %s", logf, strerror(errno));
+	} else if (att_evlog_replay(ev, log, log_len, err, sizeof(err))) {
+		att_reason(&rs, "firmware event log does not parse: %s (record at byte %llu)",
+			   err, (unsigned long long)ev->err_offset);
+	} else {
+		printf("firmware event log: %u events, banks", ev->events);
+		for (i = 0; i < ev->nbanks; i++)
+			printf(" %s", ima_bank_name(ev->bank[i]));
+		printf(", PCRs extended 0x%06x\n", ev->touched);
+		if (!quote_ok) {
+			att_reason(&rs, "firmware event log not compared: the quote is not trusted");
+		} else if (!att_evlog_compare(ev, &qc.pcrs, 0x3ff, &rs)) {
+			printf("firmware event log replays to the quoted PCRs 0-9: PASS\n");
+			att_evlog_values(ev, &rv);
+			if (ima_boot_aggregate(&rv, IMA_BANK_SHA256, agg)) {
+				att_reason(&rs, "no sha256 bank to derive boot_aggregate");
+			} else {
+				ima_bin2hex(agg, 32, hx);
+				printf("boot_aggregate from the replayed PCRs 0-9: sha256:%s\n", hx);
+				if (listf && list_aggregate(listf, want, err, sizeof(err)))
+					att_reason(&rs, "boot_aggregate: %s", err);
+				else if (listf && memcmp(agg, want, 32))
+					att_reason(&rs, "boot_aggregate of the list is not the one derived from the firmware log");
+				else if (listf)
+					printf("boot_aggregate: matches the list's first entry\n");
+			}
+		}
+	}
+	for (i = 0; i < rs.n; i++)
+		printf("reason: %s\n", rs.r[i]);
+	rc = rs.n ? 1 : 0;
+	printf("result: %s\n", rc ? "FAIL" : "PASS");
+out:
+	ima_quote_key_free(qc.ak);
+	free(ev);
+	free(msg);
+	free(sig);
+	free(vals);
+	free(log);
+	return rc;
+}
+
+static int cmd_poll(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "state", required_argument, NULL, 'S' },
+		{ "enrolled", required_argument, NULL, 'e' },
+		{ "quote", required_argument, NULL, 'q' },
+		{ "quote-sig", required_argument, NULL, 's' },
+		{ "quote-pcrs", required_argument, NULL, 'p' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "entries", required_argument, NULL, 'E' },
+		{ "offset", required_argument, NULL, 'o' },
+		{ "key", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *statef = NULL, *dir = NULL, *msgf = NULL, *sigf = NULL;
+	const char *pcrf = NULL, *noncehex = NULL, *entf = NULL, *keyf = NULL;
+	const char *offs = NULL;
+	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *ent = NULL, nonce[64];
+	size_t msg_len, sig_len, vals_len, ent_len;
+	struct ima_quote_check qc = { 0 };
+	struct att_poll_round r = { 0 };
+	struct ima_keyring kr = { 0 };
+	struct att_poll_state st;
+	char err[256], path[4096], *end;
+	int opt, rc = 2, nlen, i, ls;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'S': statef = optarg; break;
+		case 'e': dir = optarg; break;
+		case 'q': msgf = optarg; break;
+		case 's': sigf = optarg; break;
+		case 'p': pcrf = optarg; break;
+		case 'n': noncehex = optarg; break;
+		case 'E': entf = optarg; break;
+		case 'o': offs = optarg; break;
+		case 'k': keyf = optarg; break;
+		default: usage();
+		}
+	}
+	if (!statef || !dir || !msgf || !sigf || !pcrf || !noncehex || !entf ||
+	    !offs || optind != argc)
+		usage();
+	errno = 0;
+	r.offset = strtoull(offs, &end, 10);
+	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
+	if (errno || *end || nlen <= 0 || (size_t)nlen * 2 != strlen(noncehex)) {
+		fprintf(stderr, "ima-attest: bad --offset or --nonce\n");
+		return 2;
+	}
+	ls = att_poll_load(&st, statef, err, sizeof(err));
+	if (ls < 0) {
+		fprintf(stderr, "ima-attest: %s\n", err);
+		return 2;
+	}
+	msg = slurp(msgf, 1 << 16, &msg_len);
+	sig = slurp(sigf, 1 << 16, &sig_len);
+	vals = slurp(pcrf, 1 << 16, &vals_len);
+	ent = slurp(entf, MAX_FILE, &ent_len);
+	if (!msg || !sig || !vals || !ent) {
+		fprintf(stderr, "ima-attest: cannot read the round's files: %s\n", strerror(errno));
+		goto out;
+	}
+	if (keyf) {
+		if (ima_keyring_load(&kr, keyf, err, sizeof(err))) {
+			fprintf(stderr, "ima-attest: %s\n", err);
+			goto out;
+		}
+		r.verifier = ima_verifier_new(&kr);
+		if (!r.verifier)
+			goto out;
+	}
+	if (!enrolled_ok(dir)) {
+		att_reason(&r.rs, "no AK enrolled in %s: no quote can be trusted", dir);
+		goto verdict;
+	}
+	snprintf(path, sizeof(path), "%s/ak.pem", dir);
+	qc.ak = ima_quote_key_load(path, err, sizeof(err));
+	if (!qc.ak) {
+		fprintf(stderr, "ima-attest: %s\n", err);
+		goto out;
+	}
+	qc.msg = msg;
+	qc.msg_len = msg_len;
+	qc.sig = sig;
+	qc.sig_len = sig_len;
+	qc.nonce = nonce;
+	qc.nonce_len = (size_t)nlen;
+	qc.values = vals;
+	qc.values_len = vals_len;
+	i = ima_quote_verify(&qc);
+	if (i != IMA_QUOTE_OK || !qc.sig_ok || !qc.nonce_ok || !qc.pcrs_ok) {
+		if (i == IMA_QUOTE_FAIL)
+			for (i = 0; i < qc.nreasons; i++)
+				att_reason(&r.rs, "%s", qc.reasons[i]);
+		else
+			att_reason(&r.rs, "quote: %s", qc.error[0] ? qc.error : "not verified");
+		goto verdict;
+	}
+	r.reset_count = qc.quote.reset_count;
+	r.restart_count = qc.quote.restart_count;
+	r.clock = qc.quote.clock;
+	r.quoted = &qc.pcrs;
+	r.entries = ent;
+	r.entries_len = ent_len;
+	att_poll(&st, &r);
+verdict:
+	for (i = 0; i < r.rs.n; i++)
+		printf("reason: %s\n", r.rs.r[i]);
+	if (r.rs.n) {
+		printf("round: FAIL (state kept at entry %llu, byte %llu)\n",
+		       (unsigned long long)st.next_index, (unsigned long long)st.next_offset);
+		rc = 1;
+		goto out;
+	}
+	if (att_poll_save(&st, statef)) {
+		fprintf(stderr, "ima-attest: cannot write %s\n", statef);
+		goto out;
+	}
+	printf("round %llu: PASS, %llu new entries verified, %llu after the quote left for the next round; next entry %llu at byte %llu\n",
+	       (unsigned long long)st.rounds, (unsigned long long)r.verified,
+	       (unsigned long long)r.uncovered, (unsigned long long)st.next_index,
+	       (unsigned long long)st.next_offset);
+	rc = 0;
+out:
+	ima_verifier_free(r.verifier);
+	ima_keyring_free(&kr);
+	ima_quote_key_free(qc.ak);
+	free(msg);
+	free(sig);
+	free(vals);
+	free(ent);
+	return rc;
+}
+
+/* request: one message to the agent, its reply's fields into files */
+static int cmd_request(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "channel", required_argument, NULL, 'c' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *channel = NULL, *out = NULL, *keys[ATT_MSG_FIELDS];
+	uint8_t *vals[ATT_MSG_FIELDS] = { NULL };
+	size_t lens[ATT_MSG_FIELDS];
+	struct chan c = { .fd = -1 };
+	struct att_msg m = { 0 };
+	int timeout = 300, opt, nf = 0, rc = 2, i;
+	char err[256];
+
+	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c': channel = optarg; break;
+		case 'o': out = optarg; break;
+		case 't': timeout = atoi(optarg); break;
+		default: usage();
+		}
+	}
+	if (!channel || !out || optind >= argc || timeout <= 0 ||
+	    argc - optind - 1 > ATT_MSG_FIELDS)
+		usage();
+	for (i = optind + 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq)
+			usage();
+		*eq = '\0';
+		keys[nf] = argv[i];
+		lens[nf] = strlen(eq + 1);
+		vals[nf] = (uint8_t *)eq + 1;	/* sent as given: bytes of the value */
+		nf++;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ima-attest: %s: %s\n", out, strerror(errno));
+		return 2;
+	}
+	if (chan_open(&c, channel, timeout) ||
+	    chan_send(&c, argv[optind], keys, (const uint8_t **)vals, lens, nf)) {
+		fprintf(stderr, "ima-attest: cannot talk on %s: %s\n", channel, strerror(errno));
+		goto out;
+	}
+	if (chan_recv(&c, &m, err, sizeof(err))) {
+		fprintf(stderr, "ima-attest: request: %s\n", err);
+		goto out;
+	}
+	if (spill(out, "verb", m.verb, strlen(m.verb)))
+		goto out;
+	for (i = 0; i < m.nfields; i++)
+		if (spill(out, m.key[i], m.val[i], m.len[i]))
+			goto out;
+	printf("%s\n", m.verb);
+	rc = 0;
+out:
+	att_msg_free(&m);
+	if (c.fd >= 0)
+		close(c.fd);
+	free(c.buf);
+	return rc;
+}
+
+static int cmd_eventlog(int argc, char **argv)
+{
+	struct att_evlog *ev = calloc(1, sizeof(*ev));
+	char err[256], hx[2 * ATT_MAX_DIGEST + 1];
+	uint8_t *log;
+	size_t len;
+	int j, i, rc = 1;
+
+	if (argc != 2 || !ev)
+		usage();
+	log = slurp(argv[1], MAX_FILE, &len);
+	if (!log) {
+		fprintf(stderr, "ima-attest: %s: %s\n", argv[1], strerror(errno));
+		free(ev);
+		return 2;
+	}
+	if (att_evlog_replay(ev, log, len, err, sizeof(err))) {
+		printf("reason: firmware event log does not parse: %s (record at byte %llu)\n",
+		       err, (unsigned long long)ev->err_offset);
+		goto out;
+	}
+	for (j = 0; j < ev->nbanks; j++)
+		for (i = 0; i < ATT_EV_PCRS; i++) {
+			if (!(ev->touched & (1u << i)))
+				continue;
+			ima_bin2hex(ev->pcr[j][i], ev->size[j], hx);
+			printf("%s:%d %s\n", ima_bank_name(ev->bank[j]), i, hx);
+		}
+	rc = 0;
+out:
+	free(log);
+	free(ev);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "enroll"))
+		return cmd_enroll(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "verify"))
+		return cmd_verify(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "request"))
+		return cmd_request(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "poll"))
+		return cmd_poll(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "eventlog"))
+		return cmd_eventlog(argc - 1, argv + 1);
+	usage();
+	return 2;
+}

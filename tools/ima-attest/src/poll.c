@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Incremental verification of a running guest's measurement list: each
+ * round brings a fresh quote and only the entries after the offset the
+ * verifier names; the verifier continues from its saved state (Keylime's
+ * incremental attestation).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ima_attest.h"
+#include "ima_hash.h"
+#include "ima_log.h"
+#include "ima_sig.h"
+
+static const int banks[2] = { IMA_BANK_SHA1, IMA_BANK_SHA256 };
+
+static int hexin(const char *h, uint8_t *out, size_t n)
+{
+	return ima_hex2bin(h, strlen(h), out, n) == (int)n ? 0 : -1;
+}
+
+int att_poll_load(struct att_poll_state *st, const char *path, char *err,
+		  size_t errlen)
+{
+	char line[256], a[160];
+	unsigned long long x, y;
+	int got = 0;
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	f = fopen(path, "r");
+	if (!f)
+		return 1;	/* no state yet: a new one */
+	if (!fgets(line, sizeof(line), f) || strcmp(line, "ima-attest-state 1\n")) {
+		snprintf(err, errlen, "%s is not an ima-attest state file", path);
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "boot %llu %llu", &x, &y) == 2 && x <= UINT32_MAX &&
+		    y <= UINT32_MAX) {
+			st->have_boot = true;
+			st->reset_count = (uint32_t)x;
+			st->restart_count = (uint32_t)y;
+		} else if (sscanf(line, "clock %llu", &x) == 1) {
+			st->clock = x;
+		} else if (sscanf(line, "next %llu %llu", &x, &y) == 2) {
+			st->next_index = x;
+			st->next_offset = y;
+			got |= 1;
+		} else if (sscanf(line, "pcr10 sha1 %159s", a) == 1 && !hexin(a, st->pcr[0], 20)) {
+			got |= 2;
+		} else if (sscanf(line, "pcr10 sha256 %159s", a) == 1 && !hexin(a, st->pcr[1], 32)) {
+			got |= 4;
+		} else if (sscanf(line, "rounds %llu", &x) == 1) {
+			st->rounds = x;
+		} else {
+			snprintf(err, errlen, "%s: bad line: %.60s", path, line);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (got != 7) {
+		snprintf(err, errlen, "%s lacks next or pcr10 lines", path);
+		return -1;
+	}
+	return 0;
+}
+
+int att_poll_save(const struct att_poll_state *st, const char *path)
+{
+	char tmp[4096], h1[41], h2[65];
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	ima_bin2hex(st->pcr[0], 20, h1);
+	ima_bin2hex(st->pcr[1], 32, h2);
+	fprintf(f, "ima-attest-state 1\n");
+	if (st->have_boot)
+		fprintf(f, "boot %" PRIu32 " %" PRIu32 "\nclock %" PRIu64 "\n",
+			st->reset_count, st->restart_count, st->clock);
+	fprintf(f, "next %" PRIu64 " %" PRIu64 "\npcr10 sha1 %s\npcr10 sha256 %s\nrounds %" PRIu64 "\n",
+		st->next_index, st->next_offset, h1, h2, st->rounds);
+	ok = !ferror(f);
+	if (fclose(f))
+		ok = 0;
+	return ok && !rename(tmp, path) ? 0 : -1;
+}
+
+static bool matches(uint8_t pcr[2][ATT_MAX_DIGEST], const struct ima_pcr_values *q)
+{
+	return !memcmp(pcr[0], q->val[IMA_BANK_SHA1][ATT_POLL_PCR], 20) &&
+	       !memcmp(pcr[1], q->val[IMA_BANK_SHA256][ATT_POLL_PCR], 32);
+}
+
+static void extend(uint8_t *pcr, int bank, const uint8_t *d)
+{
+	const struct ima_hash_algo *alg = ima_bank_algo(bank);
+	uint8_t in[2 * IMA_MAX_DIGEST];
+
+	memcpy(in, pcr, alg->size);
+	memcpy(in + alg->size, d, alg->size);
+	ima_digest(alg, in, 2 * alg->size, pcr);
+}
+
+/* a new file entry must carry a signature that verifies; data entries
+ * (ima-buf: keys, the policy) and boot_aggregate are not files */
+static void check_sig(struct att_poll_round *r, const struct ima_record *rec,
+		      uint64_t index)
+{
+	const uint8_t *dig;
+	const char *algo;
+	size_t alen;
+	uint32_t dlen;
+	struct ima_sig_hdr h;
+	const struct ima_hash_algo *alg;
+	int d = ima_record_field(rec, IMA_F_D_NG), n = ima_record_field(rec, IMA_F_N_NG);
+	int s = ima_record_field(rec, IMA_F_SIG);
+	const char *name = n >= 0 ? (const char *)rec->fields[n].data : "?";
+	int nlen = n >= 0 ? (int)rec->fields[n].len : 1;
+
+	if (nlen > 0 && name[nlen - 1] == '\0')
+		nlen--;
+	if (ima_record_field(rec, IMA_F_BUF) >= 0)
+		return;
+	if (nlen == 14 && !memcmp(name, "boot_aggregate", 14))
+		return;
+	if (d < 0 || ima_split_digest_field(rec->fields[d].data, rec->fields[d].len,
+					    &algo, &alen, &dig, &dlen) ||
+	    !(alg = ima_hash_by_name(algo, alen))) {
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): no file digest", index,
+			   nlen > 80 ? 80 : nlen, name);
+		return;
+	}
+	if (s < 0 || rec->fields[s].len == 0) {
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): unsigned: a file the verifier does not know",
+			   index, nlen > 80 ? 80 : nlen, name);
+		return;
+	}
+	if (ima_sig_parse(rec->fields[s].data, rec->fields[s].len, &h) != IMA_SIG_OK ||
+	    ima_verify_v2(r->verifier, alg, dig, dlen, &h) != IMA_SIG_OK)
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): signature does not verify with the IMA key",
+			   index, nlen > 80 ? 80 : nlen, name);
+}
+
+int att_poll(struct att_poll_state *st, struct att_poll_round *r)
+{
+	struct ima_reader_opts opts = { .order = IMA_BO_LITTLE };
+	uint8_t pcr[2][ATT_MAX_DIGEST], best[2][ATT_MAX_DIGEST];
+	uint64_t n = 0, covered = 0, covered_end = 0, index;
+	const struct ima_pcr_values *q = r->quoted;
+	bool matched, first_agg_ok = true;
+	struct ima_record rec;
+	struct ima_reader rd;
+	int st_r, b, before = r->rs.n;
+	uint8_t agg[32];
+
+	r->verified = r->uncovered = 0;
+	if (!(q->have[IMA_BANK_SHA1] & (1u << ATT_POLL_PCR)) ||
+	    !(q->have[IMA_BANK_SHA256] & (1u << ATT_POLL_PCR))) {
+		att_reason(&r->rs, "PCR 10 of the sha1 and sha256 banks is not in the quote");
+		return r->rs.n - before;
+	}
+	if (st->have_boot && (r->reset_count != st->reset_count ||
+			      r->restart_count != st->restart_count))
+		att_reason(&r->rs, "the guest rebooted since the last round (resetCount %" PRIu32 " -> %" PRIu32 ", restartCount %" PRIu32 " -> %" PRIu32 "): the saved state is of another boot",
+			   st->reset_count, r->reset_count, st->restart_count,
+			   r->restart_count);
+	if (st->have_boot && r->clock < st->clock)
+		att_reason(&r->rs, "the TPM clock went backwards (%" PRIu64 " ms, last round %" PRIu64 " ms)",
+			   r->clock, st->clock);
+	if (r->offset != st->next_offset)
+		att_reason(&r->rs, "the entries start at byte %" PRIu64 ", the verifier asked for byte %" PRIu64 " (entries withheld or repeated)",
+			   r->offset, st->next_offset);
+	if (r->rs.n > before)
+		return r->rs.n - before;
+
+	memcpy(pcr, st->pcr, sizeof(pcr));
+	matched = matches(pcr, q);
+	if (ima_reader_init_mem(&rd, r->entries, r->entries_len, &opts)) {
+		att_reason(&r->rs, "cannot read the entries");
+		return r->rs.n - before;
+	}
+	while ((st_r = ima_reader_next(&rd, &rec)) == IMA_READ_RECORD) {
+		uint8_t d[2][IMA_MAX_DIGEST], sha1[20];
+		static const uint8_t zero[20];
+		bool violation = !memcmp(rec.digest, zero, 20);
+
+		index = st->next_index + n;
+		if (rec.pcr != ATT_POLL_PCR) {
+			att_reason(&r->rs, "entry %" PRIu64 " extends PCR %u", index, rec.pcr);
+			break;
+		}
+		if (rec.tmpl.legacy) {
+			att_reason(&r->rs, "entry %" PRIu64 ": the legacy ima template is not supported", index);
+			break;
+		}
+		ima_digest(ima_bank_algo(IMA_BANK_SHA1), rec.data, rec.data_len, sha1);
+		if (!violation && memcmp(sha1, rec.digest, 20)) {
+			att_reason(&r->rs, "entry %" PRIu64 ": template hash mismatch", index);
+			break;
+		}
+		for (b = 0; b < 2; b++) {
+			if (violation)
+				memset(d[b], 0xff, ima_bank_algo(banks[b])->size);
+			else if (b == 0)
+				memcpy(d[b], rec.digest, 20);
+			else
+				ima_digest(ima_bank_algo(banks[b]), rec.data, rec.data_len, d[b]);
+			extend(pcr[b], banks[b], d[b]);
+		}
+		if (index == 0) {
+			int f = ima_record_field(&rec, IMA_F_D_NG);
+			const uint8_t *dig;
+			const char *algo;
+			size_t alen;
+			uint32_t dlen;
+
+			first_agg_ok = f >= 0 &&
+				!ima_split_digest_field(rec.fields[f].data, rec.fields[f].len,
+							&algo, &alen, &dig, &dlen) &&
+				dlen == 32 && !ima_boot_aggregate(q, IMA_BANK_SHA256, agg) &&
+				!memcmp(agg, dig, 32);
+		}
+		if (r->verifier && !violation)
+			check_sig(r, &rec, index);
+		n++;
+		if (matches(pcr, q)) {
+			matched = true;
+			covered = n;
+			covered_end = rec.data_offset + rec.data_len;
+			memcpy(best, pcr, sizeof(best));
+		}
+	}
+	if (st_r == IMA_READ_MALFORMED)
+		att_reason(&r->rs, "entry %" PRIu64 " malformed: %s", st->next_index + n, rd.err);
+	ima_reader_free(&rd);
+	if (!matched)
+		att_reason(&r->rs, "the entries do not replay from the saved state to the quoted PCR 10 (sha1, sha256) at any prefix: the list presented disagrees with the quote");
+	if (!first_agg_ok)
+		att_reason(&r->rs, "boot_aggregate (entry 0) is not the one of the quoted PCRs 0-9");
+	if (r->rs.n > before)
+		return r->rs.n - before;
+	/* signature reasons may name uncovered entries too: those fail as well,
+	 * the guest ran them; the state moves only over the covered prefix */
+	r->verified = covered;
+	r->uncovered = n - covered;
+	if (covered) {
+		memcpy(st->pcr, best, sizeof(best));
+		st->next_index += covered;
+		st->next_offset += covered_end;
+	}
+	st->have_boot = true;
+	st->reset_count = r->reset_count;
+	st->restart_count = r->restart_count;
+	st->clock = r->clock;
+	st->rounds++;
+	return 0;
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TPMT_PUBLIC of RSA keys (TPM 2.0 part 2, 12.2.4): parse, name, OpenSSL
+ * key, and the attribute checks an attestation key must pass.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/pem.h>
+
+#include "ima_attest.h"
+
+void att_reason(struct att_reasons *rs, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rs->n >= ATT_MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rs->r[rs->n], ATT_REASON_LEN, fmt, ap);
+	va_end(ap);
+	rs->n++;
+}
+
+struct be {
+	const uint8_t *p;
+	size_t len, off;
+	bool bad;
+};
+
+static bool take(struct be *b, size_t n)
+{
+	if (b->bad || n > b->len - b->off) {
+		b->bad = true;
+		return false;
+	}
+	return true;
+}
+
+static uint16_t get16(struct be *b)
+{
+	uint16_t v;
+
+	if (!take(b, 2))
+		return 0;
+	v = (uint16_t)(b->p[b->off] << 8 | b->p[b->off + 1]);
+	b->off += 2;
+	return v;
+}
+
+static uint32_t get32(struct be *b)
+{
+	uint32_t v;
+
+	if (!take(b, 4))
+		return 0;
+	v = (uint32_t)b->p[b->off] << 24 | (uint32_t)b->p[b->off + 1] << 16 |
+	    (uint32_t)b->p[b->off + 2] << 8 | b->p[b->off + 3];
+	b->off += 4;
+	return v;
+}
+
+static bool getbuf(struct be *b, uint8_t *out, size_t n)
+{
+	if (!take(b, n))
+		return false;
+	memcpy(out, b->p + b->off, n);
+	b->off += n;
+	return true;
+}
+
+static const EVP_MD *att_md(uint16_t alg)
+{
+	switch (alg) {
+	case ATT_ALG_SHA1:
+		return EVP_sha1();
+	case ATT_ALG_SHA256:
+		return EVP_sha256();
+	case ATT_ALG_SHA384:
+		return EVP_sha384();
+	case ATT_ALG_SHA512:
+		return EVP_sha512();
+	}
+	return NULL;
+}
+
+int att_public_parse(struct att_public *pub, const uint8_t *buf, size_t len,
+		     bool tpm2b, char *err, size_t errlen)
+{
+	struct be b = { .p = buf, .len = len };
+	size_t start;
+
+	memset(pub, 0, sizeof(*pub));
+	if (tpm2b) {
+		uint16_t size = get16(&b);
+
+		if (b.bad || size != len - 2) {
+			snprintf(err, errlen,
+				 "TPM2B_PUBLIC size %u does not match the %zu bytes given",
+				 size, len);
+			return -1;
+		}
+	}
+	start = b.off;
+	if (len - start > ATT_MAX_PUBLIC) {
+		snprintf(err, errlen, "TPMT_PUBLIC of %zu bytes (max %d)",
+			 len - start, ATT_MAX_PUBLIC);
+		return -1;
+	}
+	pub->type = get16(&b);
+	pub->name_alg = get16(&b);
+	pub->attrs = get32(&b);
+	pub->policy_len = get16(&b);
+	if (b.bad)
+		goto truncated;
+	if (pub->policy_len > ATT_MAX_DIGEST) {
+		snprintf(err, errlen, "authPolicy of %u bytes (max %d)",
+			 pub->policy_len, ATT_MAX_DIGEST);
+		return -1;
+	}
+	if (!getbuf(&b, pub->policy, pub->policy_len))
+		goto truncated;
+	if (pub->type != ATT_ALG_RSA) {
+		snprintf(err, errlen,
+			 "key type 0x%04x not supported (only RSA, 0x0001)",
+			 pub->type);
+		return -1;
+	}
+	pub->sym_alg = get16(&b);
+	if (pub->sym_alg != ATT_ALG_NULL) {
+		pub->sym_bits = get16(&b);
+		pub->sym_mode = get16(&b);
+	}
+	pub->scheme = get16(&b);
+	if (pub->scheme != ATT_ALG_NULL)
+		pub->scheme_hash = get16(&b);
+	pub->key_bits = get16(&b);
+	pub->exponent = get32(&b);
+	pub->mod_len = get16(&b);
+	if (b.bad)
+		goto truncated;
+	if (pub->mod_len > ATT_MAX_RSA || pub->mod_len == 0) {
+		snprintf(err, errlen, "RSA modulus of %u bytes (1-%d)",
+			 pub->mod_len, ATT_MAX_RSA);
+		return -1;
+	}
+	if (pub->mod_len * 8u != pub->key_bits) {
+		snprintf(err, errlen, "RSA modulus of %u bytes for keyBits %u",
+			 pub->mod_len, pub->key_bits);
+		return -1;
+	}
+	if (!getbuf(&b, pub->modulus, pub->mod_len))
+		goto truncated;
+	if (b.off != len) {
+		snprintf(err, errlen, "%zu bytes after the TPMT_PUBLIC",
+			 len - b.off);
+		return -1;
+	}
+	pub->area_len = len - start;
+	memcpy(pub->area, buf + start, pub->area_len);
+	return 0;
+truncated:
+	snprintf(err, errlen, "TPMT_PUBLIC truncated (%zu bytes)", len);
+	return -1;
+}
+
+int att_public_name(const struct att_public *pub, uint8_t *name,
+		    size_t namemax)
+{
+	const EVP_MD *md = att_md(pub->name_alg);
+	unsigned int n;
+
+	if (!md || namemax < 2 + (size_t)EVP_MD_get_size(md))
+		return -1;
+	name[0] = pub->name_alg >> 8;
+	name[1] = pub->name_alg & 0xff;
+	if (!EVP_Digest(pub->area, pub->area_len, name + 2, &n, md, NULL))
+		return -1;
+	return (int)(2 + n);
+}
+
+void *att_public_pkey(const struct att_public *pub, char *err, size_t errlen)
+{
+	OSSL_PARAM_BLD *bld = NULL;
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *ctx = NULL;
+	EVP_PKEY *pkey = NULL;
+	BIGNUM *n = NULL, *e = NULL;
+
+	n = BN_bin2bn(pub->modulus, pub->mod_len, NULL);
+	e = BN_new();
+	bld = OSSL_PARAM_BLD_new();
+	if (!n || !e || !bld ||
+	    !BN_set_word(e, pub->exponent ? pub->exponent : 65537) ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e))
+		goto out;
+	params = OSSL_PARAM_BLD_to_param(bld);
+	ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+	if (!params || !ctx || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		pkey = NULL;
+out:
+	if (!pkey)
+		snprintf(err, errlen, "cannot make an RSA key of the public area");
+	EVP_PKEY_CTX_free(ctx);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	BN_free(n);
+	BN_free(e);
+	return pkey;
+}
+
+void att_pkey_free(void *pkey)
+{
+	EVP_PKEY_free(pkey);
+}
+
+int att_pkey_write_pem(void *pkey, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = PEM_write_PUBKEY(f, pkey);
+	if (fclose(f) != 0)
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+int att_ak_check(const struct att_public *ak, const uint8_t *name,
+		 size_t name_len, struct att_reasons *rs)
+{
+	static const struct {
+		uint32_t bit;
+		bool set;
+		const char *what;
+	} want[] = {
+		{ ATT_RESTRICTED, true, "restricted" },
+		{ ATT_SIGN, true, "sign" },
+		{ ATT_DECRYPT, false, "decrypt" },
+		{ ATT_FIXED_TPM, true, "fixedTPM" },
+		{ ATT_FIXED_PARENT, true, "fixedParent" },
+		{ ATT_SENSITIVE_ORIGIN, true, "sensitiveDataOrigin" },
+	};
+	uint8_t mine[ATT_MAX_NAME];
+	int before = rs->n, n;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		bool set = ak->attrs & want[i].bit;
+
+		if (set != want[i].set)
+			att_reason(rs, "AK attribute %s is %s (objectAttributes 0x%08x): not %s",
+				   want[i].what, set ? "set" : "clear",
+				   ak->attrs,
+				   want[i].set ?
+				   "a TPM-resident restricted signing key" :
+				   "a signing-only key");
+	}
+	if (ak->scheme != ATT_ALG_RSASSA && ak->scheme != ATT_ALG_RSAPSS)
+		att_reason(rs, "AK scheme 0x%04x: a restricted signing key needs RSASSA or RSAPSS",
+			   ak->scheme);
+	else if (!att_md(ak->scheme_hash))
+		att_reason(rs, "AK scheme hash 0x%04x not supported",
+			   ak->scheme_hash);
+	n = att_public_name(ak, mine, sizeof(mine));
+	if (n < 0)
+		att_reason(rs, "AK nameAlg 0x%04x not supported", ak->name_alg);
+	else if ((size_t)n != name_len || memcmp(mine, name, name_len))
+		att_reason(rs, "AK name does not match its public area (the name is nameAlg || H(TPMT_PUBLIC))");
+	return rs->n - before;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The firmware event log parser and replay. A real SeaBIOS log from a q35
+ * guest (tests/data/seabios-q35.evlog) must replay to what tpm2_eventlog
+ * computed for it (tests/data/seabios-q35.pcrs, made with tpm2_eventlog,
+ * not with this code); built logs check StartupLocality and every hostile
+ * length, each refused with its reason.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "ima_attest.h"
+#include "ima_hash.h"
+#include "util.h"
+
+static void test_real_log_matches_tpm2_eventlog(void **state)
+{
+	size_t len, plen;
+	unsigned char *log = fixture("seabios-q35.evlog", &len);
+	char *pcrs = (char *)fixture("seabios-q35.pcrs", &plen);
+	struct att_evlog *ev = calloc(1, sizeof(*ev));
+	char err[200], *line, *save = NULL;
+	int checked = 0;
+
+	assert_non_null(log);
+	assert_non_null(pcrs);
+	pcrs[plen] = '\0';
+	assert_int_equal(att_evlog_replay(ev, log, len, err, sizeof(err)), 0);
+	assert_int_equal(ev->nbanks, 2);
+	assert_int_equal(ev->touched, 0xff);
+	for (line = strtok_r(pcrs, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char bank[16], hex[129], got[129];
+		int pcr, j;
+
+		assert_int_equal(sscanf(line, "%15[^:]:%d %128s", bank, &pcr, hex), 3);
+		for (j = 0; j < ev->nbanks; j++)
+			if (!strcmp(ima_bank_name(ev->bank[j]), bank))
+				break;
+		assert_true(j < ev->nbanks);
+		ima_bin2hex(ev->pcr[j][pcr], ev->size[j], got);
+		assert_string_equal(got, hex);
+		checked++;
+	}
+	assert_int_equal(checked, 16);
+	free(ev);
+	free(log);
+	free(pcrs);
+}
+
+/* a log builder: Spec ID with sha1 and sha256, then events */
+struct lb {
+	unsigned char b[4096];
+	size_t n;
+};
+
+static void put(struct lb *l, const void *p, size_t n)
+{
+	memcpy(l->b + l->n, p, n);
+	l->n += n;
+}
+
+static void u32(struct lb *l, uint32_t v)
+{
+	unsigned char x[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	put(l, x, 4);
+}
+
+static void u16(struct lb *l, uint16_t v)
+{
+	unsigned char x[2] = { v, v >> 8 };
+
+	put(l, x, 2);
+}
+
+static void spec(struct lb *l)
+{
+	static const unsigned char zero[20];
+
+	l->n = 0;
+	u32(l, 0);
+	u32(l, ATT_EV_NO_ACTION);
+	put(l, zero, 20);
+	u32(l, 16 + 4 + 4 + 4 + 8 + 1);
+	put(l, "Spec ID Event03", 16);
+	u32(l, 0);			/* platformClass */
+	put(l, "\x00\x02\x00\x02", 4);	/* minor, major, errata, uintnSize */
+	u32(l, 2);
+	u16(l, ATT_ALG_SHA1);
+	u16(l, 20);
+	u16(l, ATT_ALG_SHA256);
+	u16(l, 32);
+	put(l, "", 1);			/* vendorInfoSize 0 */
+}
+
+static void event(struct lb *l, uint32_t pcr, uint32_t type, unsigned char fill,
+		  const void *data, uint32_t size)
+{
+	unsigned char d[32];
+
+	memset(d, fill, sizeof(d));
+	u32(l, pcr);
+	u32(l, type);
+	u32(l, 2);
+	u16(l, ATT_ALG_SHA1);
+	put(l, d, 20);
+	u16(l, ATT_ALG_SHA256);
+	put(l, d, 32);
+	u32(l, size);
+	put(l, data, size);
+}
+
+static void test_replay_and_locality(void **state)
+{
+	struct att_evlog ev;
+	struct lb l;
+	unsigned char in[64], want[32];
+	unsigned int n;
+	char err[200];
+
+	spec(&l);
+	event(&l, 0, ATT_EV_NO_ACTION, 0, "StartupLocality\0\x03", 17);
+	event(&l, 0, 8, 0xab, "x", 1);
+	event(&l, 5, 4, 0xcd, "", 0);
+	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_int_equal(ev.events, 3);
+	assert_int_equal(ev.locality, 3);
+	assert_int_equal(ev.touched, 1u << 0 | 1u << 5);
+	/* PCR 0 sha256: H(00..03 || ab*32) */
+	memset(in, 0, 32);
+	in[31] = 3;
+	memset(in + 32, 0xab, 32);
+	EVP_Digest(in, 64, want, &n, EVP_sha256(), NULL);
+	assert_memory_equal(ev.pcr[1][0], want, 32);
+	/* PCR 5 sha256: H(0*32 || cd*32) */
+	memset(in, 0, 32);
+	memset(in + 32, 0xcd, 32);
+	EVP_Digest(in, 64, want, &n, EVP_sha256(), NULL);
+	assert_memory_equal(ev.pcr[1][5], want, 32);
+}
+
+static void expect_refused(const struct lb *l, const char *word)
+{
+	struct att_evlog ev;
+	char err[200] = "";
+
+	assert_int_equal(att_evlog_replay(&ev, l->b, l->n, err, sizeof(err)), -1);
+	if (!strstr(err, word))
+		fail_msg("error '%s' does not name '%s'", err, word);
+}
+
+static void test_hostile(void **state)
+{
+	struct lb l, good;
+	size_t i;
+
+	spec(&good);
+	event(&good, 4, 4, 1, "abcd", 4);
+	/* every truncation is refused, none read past the end */
+	for (i = 0; i < good.n; i++) {
+		struct att_evlog ev;
+		char err[200];
+
+		if (i == 32 + 37)	/* exactly the Spec ID: a log without events */
+			continue;
+		assert_int_equal(att_evlog_replay(&ev, good.b, i, err, sizeof(err)), -1);
+	}
+	/* not crypto-agile: the first record is an extend */
+	l = good;
+	l.b[4] = 4;
+	expect_refused(&l, "not the Spec ID event");
+	l = good;
+	memcpy(l.b + 32, "Spec ID Event02", 15);
+	expect_refused(&l, "not a Spec ID Event03");
+	/* a digest count other than the banks */
+	l = good;
+	l.b[32 + 37 + 8] = 1;
+	expect_refused(&l, "carries 1 digests");
+	/* a digest algorithm the Spec ID does not name */
+	l = good;
+	l.b[32 + 37 + 12] = 0x0c;
+	expect_refused(&l, "not in the Spec ID");
+	/* an event size past the end */
+	l = good;
+	l.b[l.n - 4 - 1] = 0x7f;
+	expect_refused(&l, "beyond the end");
+	/* PCR 24 */
+	l = good;
+	l.b[32 + 37] = 24;
+	expect_refused(&l, "extends PCR 24");
+	/* too many banks, a duplicate bank, a wrong digest size */
+	l = good;
+	l.b[32 + 24] = 9;
+	expect_refused(&l, "names 9 algorithms");
+	l = good;
+	l.b[32 + 32] = 0x04;
+	l.b[32 + 33] = 0x00;
+	l.b[32 + 34] = 20;
+	expect_refused(&l, "twice");
+	l = good;
+	l.b[32 + 30] = 21;
+	expect_refused(&l, "digest size of 21");
+	/* vendor info that does not end the event */
+	l = good;
+	l.b[32 + 36] = 5;
+	expect_refused(&l, "vendor info");
+}
+
+static void test_compare(void **state)
+{
+	struct ima_pcr_values q;
+	struct att_reasons rs = { 0 };
+	struct att_evlog ev;
+	struct lb l;
+	char err[200];
+
+	spec(&l);
+	event(&l, 2, 4, 7, "", 0);
+	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	att_evlog_values(&ev, &q);
+	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x3ff;
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
+	/* a quoted value the log does not replay to */
+	q.val[IMA_BANK_SHA256][9][0] ^= 1;
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
+	assert_non_null(strstr(rs.r[0], "PCR 9 sha256"));
+	/* a quoted bank the log lacks */
+	q.val[IMA_BANK_SHA256][9][0] ^= 1;
+	q.have[IMA_BANK_SHA384] = 0x3ff;
+	rs.n = 0;
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
+	assert_non_null(strstr(rs.r[0], "no sha384 bank"));
+	/* a PCR not quoted at all */
+	q.have[IMA_BANK_SHA384] = 0;
+	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x1ff;
+	rs.n = 0;
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
+	assert_non_null(strstr(rs.r[0], "not in the quote"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_log_matches_tpm2_eventlog),
+		cmocka_unit_test(test_replay_and_locality),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_compare),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TPMT_PUBLIC parsing, names, the AK attribute checks and KDFa. The AK
+ * fixture (tests/data/ak.tpm2b) is a real AK's TPM2B_PUBLIC and
+ * the name the TPM gave it (tpm2_createak -u -n on swtpm); the KDFa
+ * vectors come from an independent HMAC-SHA256 implementation (Python's
+ * hmac, the formula of TPM 2.0 part 1, 11.4.10.2).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "ima_attest.h"
+#include "util.h"
+
+static struct att_public ak;
+static unsigned char *raw;
+static size_t raw_len;
+
+static int setup(void **state)
+{
+	char err[160];
+
+	raw = fixture("ak.tpm2b", &raw_len);
+	if (!raw)
+		return -1;
+	return att_public_parse(&ak, raw, raw_len, true, err, sizeof(err));
+}
+
+static int teardown(void **state)
+{
+	free(raw);
+	return 0;
+}
+
+static void test_parse_real_ak(void **state)
+{
+	assert_int_equal(ak.type, ATT_ALG_RSA);
+	assert_int_equal(ak.name_alg, ATT_ALG_SHA256);
+	assert_int_equal(ak.attrs, 0x00050072);
+	assert_int_equal(ak.scheme, ATT_ALG_RSASSA);
+	assert_int_equal(ak.scheme_hash, ATT_ALG_SHA256);
+	assert_int_equal(ak.key_bits, 2048);
+	assert_int_equal(ak.mod_len, 256);
+	assert_int_equal(ak.area_len, raw_len - 2);
+}
+
+static void test_name_is_the_tpms(void **state)
+{
+	unsigned char want[ATT_MAX_NAME], got[ATT_MAX_NAME];
+	size_t wn = unhex(
+		"000bd0173570d4194db7aafa214ffcc21629f608e06aeb2c9b98c914b9ae58021611",
+		want, sizeof(want));
+
+	assert_int_equal(att_public_name(&ak, got, sizeof(got)), (int)wn);
+	assert_memory_equal(got, want, wn);
+}
+
+static void test_ak_check_passes(void **state)
+{
+	struct att_reasons rs = { 0 };
+	unsigned char name[ATT_MAX_NAME];
+	int n = att_public_name(&ak, name, sizeof(name));
+
+	assert_int_equal(att_ak_check(&ak, name, (size_t)n, &rs), 0);
+}
+
+/* each attribute flipped (name recomputed): one reason naming it */
+static void test_ak_check_each_attribute(void **state)
+{
+	static const struct {
+		uint32_t bit;
+		const char *word;
+	} c[] = {
+		{ ATT_RESTRICTED, "restricted is clear" },
+		{ ATT_SIGN, "sign is clear" },
+		{ ATT_DECRYPT, "decrypt is set" },
+		{ ATT_FIXED_TPM, "fixedTPM is clear" },
+		{ ATT_FIXED_PARENT, "fixedParent is clear" },
+		{ ATT_SENSITIVE_ORIGIN, "sensitiveDataOrigin is clear" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned char *copy = malloc(raw_len), name[ATT_MAX_NAME];
+		struct att_reasons rs = { 0 };
+		struct att_public p;
+		uint32_t a;
+		char err[160];
+		int n;
+
+		memcpy(copy, raw, raw_len);
+		/* TPM2B size, type, nameAlg, then objectAttributes at 6 */
+		a = (uint32_t)copy[6] << 24 | copy[7] << 16 | copy[8] << 8 | copy[9];
+		a ^= c[i].bit;
+		copy[6] = a >> 24;
+		copy[7] = a >> 16;
+		copy[8] = a >> 8;
+		copy[9] = a;
+		assert_int_equal(att_public_parse(&p, copy, raw_len, true, err, sizeof(err)), 0);
+		n = att_public_name(&p, name, sizeof(name));
+		assert_int_equal(att_ak_check(&p, name, (size_t)n, &rs), 1);
+		assert_non_null(strstr(rs.r[0], c[i].word));
+		free(copy);
+	}
+}
+
+static void test_ak_check_wrong_name(void **state)
+{
+	struct att_reasons rs = { 0 };
+	unsigned char name[ATT_MAX_NAME];
+	int n = att_public_name(&ak, name, sizeof(name));
+
+	name[5] ^= 0x40;
+	assert_int_equal(att_ak_check(&ak, name, (size_t)n, &rs), 1);
+	assert_non_null(strstr(rs.r[0], "name does not match"));
+	assert_int_equal(att_ak_check(&ak, name, (size_t)n - 1, &rs), 1);
+}
+
+static void expect_parse_error(const unsigned char *b, size_t n, bool tpm2b,
+			       const char *word)
+{
+	struct att_public p;
+	char err[160] = "";
+
+	assert_int_equal(att_public_parse(&p, b, n, tpm2b, err, sizeof(err)), -1);
+	if (!strstr(err, word))
+		fail_msg("error '%s' does not name '%s'", err, word);
+}
+
+static void test_parse_hostile(void **state)
+{
+	unsigned char *c = malloc(raw_len + 8);
+	size_t i;
+
+	/* every truncation of the bare TPMT_PUBLIC */
+	for (i = 0; i < raw_len - 2; i++) {
+		struct att_public p;
+		char err[160];
+
+		assert_int_equal(att_public_parse(&p, raw + 2, i, false, err, sizeof(err)), -1);
+	}
+	/* a TPM2B size that is not the length given */
+	memcpy(c, raw, raw_len);
+	c[1] ^= 1;
+	expect_parse_error(c, raw_len, true, "does not match");
+	/* trailing bytes */
+	memcpy(c, raw + 2, raw_len - 2);
+	c[raw_len - 2] = 0;
+	expect_parse_error(c, raw_len - 1, false, "bytes after");
+	/* modulus size beyond TPM2B_PUBLIC_KEY_RSA */
+	memcpy(c, raw, raw_len);
+	c[raw_len - 256 - 2] = 0x7f;
+	expect_parse_error(c, raw_len, true, "modulus");
+	/* keyBits disagreeing with the modulus */
+	memcpy(c, raw, raw_len);
+	c[raw_len - 256 - 8] = 0x04;
+	expect_parse_error(c, raw_len, true, "keyBits");
+	/* an ECC key: refused, not misparsed */
+	memcpy(c, raw, raw_len);
+	c[3] = 0x23;
+	expect_parse_error(c, raw_len, true, "not supported");
+	/* an authPolicy longer than a digest */
+	memcpy(c, raw, raw_len);
+	c[10] = 0x01;
+	expect_parse_error(c, raw_len, true, "authPolicy");
+	free(c);
+}
+
+static void test_kdfa_vectors(void **state)
+{
+	unsigned char key[32], name[ATT_MAX_NAME], out[65], want[65];
+	size_t nn, i;
+
+	for (i = 0; i < 32; i++)
+		key[i] = (unsigned char)i;
+	nn = unhex("000bd0173570d4194db7aafa214ffcc21629f608e06aeb2c9b98c914b9ae58021611",
+		   name, sizeof(name));
+	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "STORAGE", name, nn,
+				  NULL, 0, out, 128), 0);
+	unhex("f74509583ce4e889c50149563468611e", want, 16);
+	assert_memory_equal(out, want, 16);
+	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "INTEGRITY", NULL, 0,
+				  NULL, 0, out, 256), 0);
+	unhex("bacf689f634ece301e1f1b15b072d9c87db6a69585db42b1a0cb8f73ebe2692e", want, 32);
+	assert_memory_equal(out, want, 32);
+	/* more than one block, both contexts */
+	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "X",
+				  (const unsigned char *)"ab", 2,
+				  (const unsigned char *)"cd", 2, out, 520), 0);
+	unhex("ee64e72e77a8868895333ed0d7196766008927b3f65a664ce70f260cd04c82ab"
+	      "2b14b6fc28973f67740ec0d1f36335bd36535683214f2b05ab58d293e7a406b8c1",
+	      want, 65);
+	assert_memory_equal(out, want, 65);
+	/* sizes and algorithms it does not do */
+	assert_int_equal(att_kdfa(ATT_ALG_SHA1, key, 32, "X", NULL, 0, NULL, 0, out, 128), -1);
+	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "X", NULL, 0, NULL, 0, out, 12), -1);
+}
+
+static void test_make_credential_shape(void **state)
+{
+	struct att_public ek = ak;	/* the AK's modulus as an EK stand-in */
+	unsigned char secret[32] = { 1 }, name[34] = { 0, 0x0b }, out[1024];
+	char err[160];
+	long n;
+
+	/* the AK is no storage key: refused for its template */
+	assert_int_equal(att_make_credential(&ak, secret, 32, name, 34, out,
+					     sizeof(out), err, sizeof(err)), -1);
+	ek.sym_alg = ATT_ALG_AES;
+	ek.sym_bits = 128;
+	ek.sym_mode = ATT_ALG_CFB;
+	n = att_make_credential(&ek, secret, 32, name, 34, out, sizeof(out),
+				err, sizeof(err));
+	/* magic, version, TPM2B_ID_OBJECT(2 + 2+32 + 2+32), TPM2B(256) */
+	assert_int_equal(n, 8 + 2 + 68 + 2 + 256);
+	assert_int_equal(out[0], 0xba);
+	assert_int_equal(out[3], 0xde);
+	assert_int_equal(out[8] << 8 | out[9], 68);
+	assert_int_equal(out[78] << 8 | out[79], 256);
+	/* too small a buffer, too long a secret */
+	assert_int_equal(att_make_credential(&ek, secret, 32, name, 34, out, 100,
+					     err, sizeof(err)), -1);
+	assert_int_equal(att_make_credential(&ek, secret, 33, name, 34, out,
+					     sizeof(out), err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_real_ak),
+		cmocka_unit_test(test_name_is_the_tpms),
+		cmocka_unit_test(test_ak_check_passes),
+		cmocka_unit_test(test_ak_check_each_attribute),
+		cmocka_unit_test(test_ak_check_wrong_name),
+		cmocka_unit_test(test_parse_hostile),
+		cmocka_unit_test(test_kdfa_vectors),
+		cmocka_unit_test(test_make_credential_shape),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
