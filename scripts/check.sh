@@ -84,7 +84,9 @@ for s in $suites; do
 			IFS='|' read -r boot glob extra <<<"$row"
 			[ -n "$boot" ] || continue
 			nonce=
-			case $boot in main | kexec) nonce=$(openssl rand -hex 20) ;; esac
+			# the quote: main only (after kexec the AK enrolled in the first
+			# kernel is gone with its /run: tests/host/boot/kexec.sh's TODO)
+			case $boot in main) nonce=$(openssl rand -hex 20) ;; esac
 			echo "$nonce" >"$sumdir/boot-$boot.nonce"
 			if [ "$nrun" -ge "$jmax" ]; then
 				wait -n || true

@@ -24,8 +24,7 @@ fi
 certs=/opt/ima-stack/certs
 tap_is ".ima holds the IMA key and the module signing key, nothing else" \
 	"$(ima_keyring_descriptions | sort)" \
-	"$(printf 'ima-stack IMA signing key: %s\nima-stack module signing key: %s\n' \
-		"$(cert_skid $certs/ima.der)" "$(cert_skid $certs/module.der)")"
+	"$({ cert_desc $certs/ima.der; cert_desc $certs/module.der; } | sort)"
 
 tap_is "the signed policy loaded by path at boot" "$(<"$IMA_STACK_RESULTS/policy-load")" OK
 

@@ -25,8 +25,7 @@ tap_errno "garbage is refused by .ima" EBADMSG \
 	kcall add_key asymmetric "" /etc/hostname "$ring"
 tap_is ".ima still holds exactly the boot-time keys" \
 	"$(ima_keyring_descriptions | sort)" \
-	"$(printf 'ima-stack IMA signing key: %s\nima-stack module signing key: %s\n' \
-		"$(cert_skid $C/ima.der)" "$(cert_skid $C/module.der)")"
+	"$({ cert_desc $C/ima.der; cert_desc $C/module.der; } | sort)"
 
 # KEY_CHECK (queued at boot, logged when the policy arrived): an ima-buf
 # entry named after the keyring whose buffer is the DER certificate

@@ -93,7 +93,7 @@ done
 
 # appraisal is enforced in this kernel too
 tap_is "the signed policy loaded by path in this kernel" "$(<"$R/policy-load")" OK
-tap_cmd "the .ima keyring holds our IMA key" grep -q 'ima-stack IMA signing key' <(ima_keyring_descriptions)
+tap_cmd "the .ima keyring holds our IMA key" grep -qxF "$(cert_desc "$IMA_STACK/certs/ima.der")" <(ima_keyring_descriptions)
 tap_errno "kexec_file_load: unsigned kernel denied" EACCES \
 	kcall kexec_file_load "$K/bzImage.unsigned" - "console=ttyS0"
 TF=/sys/devices/virtual/misc/test_firmware

@@ -23,6 +23,24 @@ cert_skid() {
 	xxd -p "$1" | tr -d '\n' | sed -n 's/.*0603551d0e0416041\(4[0-9a-f]\{40\}\).*/\1/p' | cut -c2-
 }
 
+# cert_desc DER: the description the kernel gives the certificate's key
+# ("NAME: SKID"), NAME made from the subject as x509_fabricate_name() does:
+# CN alone, O alone, or "O: CN" unless CN repeats O's first 7 characters
+cert_desc() {
+	local subj cn o name
+	subj=$(openssl x509 -inform DER -in "$1" -noout -subject -nameopt multiline,utf8,-esc_msb 2>/dev/null)
+	cn=$(sed -n 's/^ *commonName *= //p' <<<"$subj" | head -n 1)
+	o=$(sed -n 's/^ *organizationName *= //p' <<<"$subj" | head -n 1)
+	if [ -z "$cn" ]; then
+		name=$o
+	elif [ -n "$o" ] && ! { [ ${#cn} -ge 7 ] && [ ${#o} -ge 7 ] && [ "${cn:0:7}" = "${o:0:7}" ]; }; then
+		name="$o: $cn"
+	else
+		name=$cn
+	fi
+	printf '%s: %s\n' "$name" "$(cert_skid "$1")"
+}
+
 # ima_keyring_descriptions: descriptions of the keys on .ima, one a line
 ima_keyring_descriptions() {
 	local id ring
