@@ -25,6 +25,18 @@ out=$BUILD/keys
 export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 umask 077
 
+# test_keys: in the current directory, the module signing key and the rogue
+# (uncertified) key the tests need, the rogue of the IMA key's type
+test_keys() {
+	# sign-file and CONFIG_MODULE_SIG_KEY want key and certificate in one file
+	run openssl req -x509 -new -newkey rsa:2048 -nodes -days 3650 -sha256 \
+		-config "$TOP/keys/module.cnf" -keyout module.key -out module.crt 2>/dev/null
+	cat module.key module.crt >module.pem && rm -f module.key module.crt
+	run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
+		-config "$TOP/keys/rogue.cnf" -keyout rogue.key -out rogue.pem 2>/dev/null
+	run openssl x509 -in rogue.pem -outform DER -out rogue.der
+}
+
 # import_keys SRC: the user's own CA certificate and IMA key (IMA_STACK_KEYS)
 # instead of generated ones. SRC holds ca.pem (the CA the kernel will trust:
 # CA:TRUE, keyCertSign), ima.pem (certified by it: CA:FALSE,
@@ -74,12 +86,7 @@ import_keys() {
 	(
 		cd "$dir.new"
 		run openssl x509 -in ima.pem -outform DER -out ima.der
-		run openssl req -x509 -new -newkey rsa:2048 -nodes -days 3650 -sha256 \
-			-config "$TOP/keys/module.cnf" -keyout module.key -out module.crt 2>/dev/null
-		cat module.key module.crt >module.pem && rm -f module.key module.crt
-		run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
-			-config "$TOP/keys/rogue.cnf" -keyout rogue.key -out rogue.pem 2>/dev/null
-		run openssl x509 -in rogue.pem -outform DER -out rogue.der
+		test_keys
 		cat ca.pem ima.pem | sha256sum >import.hash
 		chmod 0600 ./*
 	)
@@ -117,13 +124,7 @@ else
 		-CAcreateserial -days 3650 -sha256 -extfile "$TOP/keys/ima.cnf" \
 		-extensions v3_ima -out ima.pem 2>/dev/null
 	run openssl x509 -in ima.pem -outform DER -out ima.der
-	# sign-file and CONFIG_MODULE_SIG_KEY want key and certificate in one file
-	run openssl req -x509 -new -newkey rsa:2048 -nodes -days 3650 -sha256 \
-		-config "$TOP/keys/module.cnf" -keyout module.key -out module.crt 2>/dev/null
-	cat module.key module.crt >module.pem && rm -f module.key module.crt
-	run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
-		-config "$TOP/keys/rogue.cnf" -keyout rogue.key -out rogue.pem 2>/dev/null
-	run openssl x509 -in rogue.pem -outform DER -out rogue.der
+	test_keys
 	rm -f ima.csr ca.srl
 	run openssl verify -CAfile ca.pem ima.pem >/dev/null ||
 		die "the IMA certificate does not verify against the CA: remove $dir.new and retry"
