@@ -46,7 +46,7 @@ for i in $(seq "$n"); do
 		s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
 		rdir=$BUILD/$variant/results/bench-$pol-$i
 		# a boot whose suites failed measures something else: refuse it
-		if cat "$rdir"/tap/*.tap | grep -q '^not ok [0-9]* [^#]*$\|^Bail'; then
+		if cat "$rdir"/tap/*.tap | grep '^not ok\|^Bail' | grep -qv '# TODO'; then
 			die "boot $i under $pol had failing checks: see $rdir/tap"
 		fi
 		echo "$pol $s" >>"$out/times"

@@ -26,7 +26,14 @@ tap_cmd "the running kernel's config is readable at /proc/config.gz" test -r /pr
 tap_cmd "the signed kernel is at /boot/vmlinuz-$(uname -r)" test -s "/boot/vmlinuz-$(uname -r)"
 tap_is "init runs in a session keyring of its own (not the user-session keyring)" \
 	"$(keyctl rdescribe @s 2>/dev/null | sed "s/.*;//")" ima-stack-init
-tap_cmd "a loop device can be set up" losetup -f
+truncate -s 1M /tmp/loop.img
+if dev=$(losetup -f --show /tmp/loop.img 2>&1); then
+	tap_ok "a loop device can be set up ($dev)"
+	losetup -d "$dev"
+else
+	tap_fail "a loop device can be set up" "$dev"
+fi
+rm -f /tmp/loop.img
 tap_cmd "the openssl command is there" openssl version
 
 ksft_expect "$expect" "$KS" "$IMA_STACK_RESULTS/kselftests"
