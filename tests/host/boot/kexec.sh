@@ -8,6 +8,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$TOP/tests/lib/tap.sh"
+BUILD=${BUILD:-$TOP/build}
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
 res=$(cd "${1:?usage: kexec.sh RESULTS_DIR}" && pwd)
@@ -77,8 +78,24 @@ for c in "${names[@]}"; do
 	if why=$("c_$c" "$res"); then tap_ok "kexec hand-over: ${what[$c]}"; else
 		tap_fail "kexec hand-over: ${what[$c]}" "$why"; fi
 done
-tap_todo "ima-audit parses and checks the ima_kexec records and the PCR chain across the boundary" \
-	"tools/ima-audit does not know the ima_kexec records yet (another helper's tool); audit.sh checks every boot_aggregate and the whole replay, this script the records"
+# ima-audit, from the binary lists: two kernels, one hand-over, its record
+# right (count, size, fitting the segment), at the entry where the first
+# kernel's list (read just before kexec -e) ends, and the whole list passing
+c_audit() {
+	local A=$TOP/tools/ima-audit/build/ima-audit n got rc=0
+	make -s -C "$TOP/tools/ima-audit" >/dev/null 2>&1 || { echo "cannot build tools/ima-audit"; return 1; }
+	"$A" --json --pcrs "$1/pcrs.txt" --key "$BUILD/keys/ima.der" "$1/binary_runtime_measurements" >"$tmp/audit.json" 2>&1 || rc=$?
+	n=$(wc -l <"$1/stage1/ascii_runtime_measurements")
+	got=$(jq -r '"\(.kernels) \(.handovers | length) \(.handovers[0].entry) \(.handovers[0].count) \(.handovers[0].ok)"' "$tmp/audit.json" 2>/dev/null)
+	[ "$got" = "2 1 $n $n true" ] ||
+		{ echo "ima-audit: kernels, hand-overs, entry, count, ok = '$got'; want '2 1 $n $n true'"; return 1; }
+	[ "$rc" = 0 ] || { echo "ima-audit exit $rc: $(jq -r '.failures[] | "\(.index): \(.reason)"' "$tmp/audit.json" 2>/dev/null | head -n 3 | tr '\n' ' ')"; return 1; }
+}
+if why=$(c_audit "$res"); then
+	tap_ok "ima-audit: two kernels, one kexec_execute hand-over at the first kernel's last entry, counted and sized right, the whole list passing"
+else
+	tap_fail "ima-audit: two kernels, one kexec_execute hand-over at the first kernel's last entry, counted and sized right, the whole list passing" "$why"
+fi
 
 # forged copies: each must fail exactly the check named
 copy() { rm -rf "${tmp:?}/$1"; cp -a "$res" "$tmp/$1"; echo "$tmp/$1"; }
@@ -122,6 +139,27 @@ d=$(copy pcr)
 awk '$1 == "sha256:10" {c = substr($2, 1, 1); $2 = (c == "0" ? "1" : "0") substr($2, 2)} {print}' \
 	"$res/stage1/pcrs.txt" >"$d/stage1/pcrs.txt"
 forged "the first kernel's PCR 10 (sha256) changed" stage1 "$d"
+d=$(copy stage1-longer)
+tail -n 1 "$res/stage1/ascii_runtime_measurements" >>"$d/stage1/ascii_runtime_measurements"
+forged "the first kernel's list one entry longer than the hand-over counts" audit "$d"
+d=$(copy cut)
+# the second kernel's list cut just after the kexec_execute record: its own
+# boot_aggregate and entries withheld (the PCR 10 replay then fails)
+off=$(python3 - "$res/binary_runtime_measurements" "$(wc -l <"$res/stage1/ascii_runtime_measurements")" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off = 0
+for _ in range(int(sys.argv[2]) + 1):
+    o = off + 24
+    n, = struct.unpack_from('<I', d, o)
+    o += 4 + n
+    t, = struct.unpack_from('<I', d, o)
+    off = o + 4 + t
+print(off)
+PY
+)
+head -c "$off" "$res/binary_runtime_measurements" >"$d/binary_runtime_measurements"
+forged "the second kernel's entries withheld after the kexec_execute record" audit "$d"
 tap_todo "a fresh quote over the second kernel's list verifies with the enrolled AK" \
 	"the AK is enrolled (credential activation) in the first kernel and its context lives in that kernel's /run: after kexec it is gone; the agent must persist it (tpm2_evictcontrol) and the host carry the enrollment across the stages"
 tap_done

@@ -155,6 +155,21 @@ struct ima_audit {
 	uint64_t uncovered_allowed;	/* --allow-uncovered */
 	bool boot_waived;
 
+	/*
+	 * kexec: every boot_aggregate after the first is a new kernel, which
+	 * a kexec_execute record (ima_kexec) must hand over; the hand-overs
+	 * are kept for the report
+	 */
+	uint64_t kernels, kexec_loads;
+	bool exec_pending;		/* the last entry was a kexec_execute */
+	uint64_t exec_index, exec_offset;
+	struct ima_handover {
+		uint64_t index;		/* of the kexec_execute record */
+		uint64_t count, size, segment;	/* as the record states them */
+		bool ok;
+	} *handovers;
+	size_t nhandovers;
+
 	/* ima_policy entries seen; the recorded one is chosen at the end */
 	struct ima_policy_entry {
 		uint64_t index, offset;
@@ -196,6 +211,12 @@ struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts);
 struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts);
 void ima_audit_hashq_free(struct hashq *q);
 int ima_audit_exit_code(const struct ima_audit *a);
+/*
+ * The text of an ima_kexec record: val[0] segment size, val[1] binary
+ * list size, val[2] entry count. 0, or -1 with *why set.
+ */
+int ima_kexec_parse(const uint8_t *p, size_t n, uint64_t val[3],
+		    const char **why);
 
 /*
  * Thread-safe; reason is printf-style. ima_audit_fail() derives the class

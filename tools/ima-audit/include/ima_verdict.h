@@ -37,6 +37,7 @@ enum ima_fail_class {
 	IMA_FC_QUOTE_SIGNATURE,
 	IMA_FC_QUOTE_PCR_DIGEST,
 	IMA_FC_QUOTE_UNATTESTED,	/* the quote failed: nothing bound */
+	IMA_FC_KEXEC,			/* an ima_kexec record or hand-over */
 	IMA_FC_COUNT,
 };
 

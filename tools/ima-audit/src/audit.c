@@ -280,6 +280,7 @@ static const char *const class_names[IMA_FC_COUNT] = {
 	[IMA_FC_QUOTE_SIGNATURE] = "quote-signature",
 	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
 	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
+	[IMA_FC_KEXEC] = "kexec-handover",
 };
 
 const char *ima_fail_class_name(int cls)
@@ -702,6 +703,7 @@ void ima_audit_free(struct ima_audit *a)
 	for (i = 0; i < a->npolicies; i++)
 		free(a->policies[i].data);
 	free(a->policies);
+	free(a->handovers);
 	a->policy = NULL;
 	free(a->cache);
 	ima_replay_free(&a->replay);
@@ -896,6 +898,130 @@ static void check_boot_aggregate(struct ima_audit *a,
 		       e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
 }
 
+/*
+ * The text of an ima_kexec record, exactly as the kernel writes it:
+ * "kexec_segment_size=S;ima_binary_runtime_size=B;
+ * ima_runtime_measurements_count=N;" with decimal numbers (no sign, no
+ * leading zero, at most 19 digits) and nothing else. 0, or -1 with *why.
+ */
+static const char *const kexec_keys[3] = {
+	"kexec_segment_size=", "ima_binary_runtime_size=",
+	"ima_runtime_measurements_count=",
+};
+
+int ima_kexec_parse(const uint8_t *p, size_t n, uint64_t val[3],
+		    const char **why)
+{
+	size_t pos = 0, k, d;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		k = strlen(kexec_keys[i]);
+		if (n - pos < k || memcmp(p + pos, kexec_keys[i], k)) {
+			*why = "a field is missing or out of order";
+			return -1;
+		}
+		pos += k;
+		val[i] = 0;
+		for (d = 0; pos < n && p[pos] >= '0' && p[pos] <= '9'; d++) {
+			if (d == 19) {
+				*why = "a number has more than 19 digits";
+				return -1;
+			}
+			val[i] = val[i] * 10 + (uint64_t)(p[pos++] - '0');
+		}
+		if (!d || (d > 1 && p[pos - d] == '0')) {
+			*why = d ? "a number has a leading zero" : "a field has no number";
+			return -1;
+		}
+		if (pos >= n || p[pos] != ';') {
+			*why = "a number is not followed by ';'";
+			return -1;
+		}
+		pos++;
+	}
+	if (pos != n) {
+		*why = "bytes after the last field";
+		return -1;
+	}
+	return 0;
+}
+
+/* the binary list's header in the kexec segment: struct ima_kexec_hdr */
+#define IMA_KEXEC_HDR_SIZE 24
+
+/*
+ * kexec_load and kexec_execute records: measured before they are appended,
+ * so the count is the entries before the record and the binary size theirs
+ * plus the segment header. kexec_execute must be followed by the next
+ * kernel's boot_aggregate, and the list must fit the segment.
+ */
+static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
+			const struct entry_info *e, const struct ima_field *buf,
+			bool execute)
+{
+	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE;
+	struct ima_handover *h = NULL;
+	const char *why;
+	bool ok = true;
+
+	if (execute) {
+		struct ima_handover *nh = realloc(a->handovers,
+						  (a->nhandovers + 1) * sizeof(*nh));
+
+		if (!nh) {
+			a->oom = true;
+			return;
+		}
+		a->handovers = nh;
+		h = &nh[a->nhandovers++];
+		memset(h, 0, sizeof(*h));
+		h->index = rec->index;
+		a->exec_pending = true;
+		a->exec_index = rec->index;
+		a->exec_offset = rec->offset;
+	} else {
+		a->kexec_loads++;
+	}
+	if (ima_kexec_parse(buf->data, buf->len, v, &why)) {
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+				e->path, e->plen, "malformed ima_kexec record: %s",
+				why);
+		return;
+	}
+	if (h) {
+		h->segment = v[0];
+		h->size = v[1];
+		h->count = v[2];
+	}
+	if (v[2] != rec->index) {
+		ok = false;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+				e->path, e->plen,
+				"it counts %llu entries, %llu precede it",
+				(unsigned long long)v[2],
+				(unsigned long long)rec->index);
+	}
+	if (v[1] != want) {
+		ok = false;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+				e->path, e->plen,
+				"it gives the list as %llu bytes, the entries before it take %llu (with the %d-byte header)",
+				(unsigned long long)v[1],
+				(unsigned long long)want, IMA_KEXEC_HDR_SIZE);
+	}
+	if (execute && v[1] > v[0]) {
+		ok = false;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+				e->path, e->plen,
+				"truncated hand-over: the list (%llu bytes) does not fit the kexec segment (%llu bytes)",
+				(unsigned long long)v[1],
+				(unsigned long long)v[0]);
+	}
+	if (h)
+		h->ok = ok;
+}
+
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		      const struct entry_info *e, const struct ima_field *buf)
 {
@@ -915,7 +1041,13 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 	 * A policy on an unbound PCR can never be the recorded one; which of
 	 * the others is depends on coverage, known at the end (pick_policy).
 	 */
-	if (e->plen == 10 && !memcmp(e->path, "ima_policy", 10) &&
+	if (e->plen == 13 && !memcmp(e->path, "kexec_execute", 13))
+		check_kexec(a, rec, e, buf, true);
+	else if (e->plen == 10 && !memcmp(e->path, "kexec_load", 10))
+		check_kexec(a, rec, e, buf, false);
+	/* the active policy: "ima_policy" (ours before), "ima_policy_loaded" */
+	if (((e->plen == 10 && !memcmp(e->path, "ima_policy", 10)) ||
+	     (e->plen == 17 && !memcmp(e->path, "ima_policy_loaded", 17))) &&
 	    (a->bound & (1u << rec->pcr))) {
 		struct ima_policy_entry *np;
 		uint8_t *copy = malloc(buf->len ? buf->len : 1);
@@ -1115,13 +1247,24 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 	}
 }
 
+static void handover_unfollowed(struct ima_audit *a,
+				const struct ima_record *rec)
+{
+	ima_audit_failc(a, a->exec_index, a->exec_offset, IMA_FC_KEXEC,
+			NULL, 0, rec ?
+			"kexec_execute is not followed by the next kernel's boot_aggregate" :
+			"the list ends with a kexec_execute record: no kernel was handed over to");
+	if (a->nhandovers)
+		a->handovers[a->nhandovers - 1].ok = false;
+}
+
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 {
 	uint8_t legacy[20 + IMA_LEGACY_NAME_MAX + 1];
 	uint8_t sha1[20];
 	struct entry_info e = { 0 };
 	const uint8_t *data;
-	bool fields_ok = false;
+	bool fields_ok = false, pending, is_boot;
 	size_t len;
 	int ibuf;
 
@@ -1163,15 +1306,37 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 					"not in the quote's selection (or sha1 only)" :
 					"no sha256/sha384/sha512 value given for it");
 	}
-	if (!fields_ok)
+	pending = a->exec_pending;
+	a->exec_pending = false;
+	if (!fields_ok) {
+		if (pending)
+			handover_unfollowed(a, rec);
 		return;
+	}
+	is_boot = e.plen == 14 && !memcmp(e.path, "boot_aggregate", 14);
+	if (pending && !is_boot)
+		handover_unfollowed(a, rec);
 	if (rec->index == 0) {
-		if (e.plen == 14 && !memcmp(e.path, "boot_aggregate", 14)) {
+		a->kernels = 1;
+		if (is_boot) {
 			check_boot_aggregate(a, rec, &e);
 			return;
 		}
 		a->boot = IMA_BOOT_ABSENT;
 		boot_unverified(a, rec, NULL, IMA_BANK_SHA256);
+	} else if (is_boot) {
+		/* a later kernel: its own boot_aggregate, handed over to */
+		enum ima_boot_status before = a->boot;
+
+		a->kernels++;
+		if (!pending)
+			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+					e.path, e.plen,
+					"a later kernel's boot_aggregate without a kexec_execute record before it");
+		check_boot_aggregate(a, rec, &e);
+		if (before != IMA_BOOT_MATCH)
+			a->boot = before;	/* the worst one is reported */
+		return;
 	}
 	ibuf = ima_record_field(rec, IMA_F_BUF);
 	if (ibuf >= 0) {
@@ -1359,6 +1524,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		snprintf(a->error, sizeof(a->error), "%s", r->err);
 	}
 	free(rec);
+	if (a->exec_pending && rc == IMA_READ_EOF)
+		handover_unfollowed(a, NULL);
 	hq_finish(a);
 	pool_done(a);
 	quote_failures(a);

@@ -16,6 +16,40 @@ static const char *const boot_status[] = {
 	[IMA_BOOT_BAD_FIELD] = "bad-field",
 };
 
+/* the kernels of the list and the kexec hand-overs between them */
+static void text_kexec(const struct ima_audit *a, FILE *out)
+{
+	size_t i;
+
+	if (a->kernels <= 1 && !a->nhandovers && !a->kexec_loads)
+		return;
+	fprintf(out, "kernels:        %" PRIu64 " (%zu kexec hand-over(s), %" PRIu64 " kexec_load record(s))\n",
+		a->kernels, a->nhandovers, a->kexec_loads);
+	for (i = 0; i < a->nhandovers; i++) {
+		const struct ima_handover *h = &a->handovers[i];
+
+		fprintf(out, "  kexec_execute at entry %" PRIu64 ": %" PRIu64 " entries, %" PRIu64 " of %" PRIu64 " segment bytes: %s\n",
+			h->index, h->count, h->size, h->segment,
+			h->ok ? "ok" : "FAILED");
+	}
+}
+
+static void json_kexec(const struct ima_audit *a, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "\"kernels\":%" PRIu64 ",\"kexec_loads\":%" PRIu64 ",\"handovers\":[",
+		a->kernels, a->kexec_loads);
+	for (i = 0; i < a->nhandovers; i++) {
+		const struct ima_handover *h = &a->handovers[i];
+
+		fprintf(out, "%s{\"entry\":%" PRIu64 ",\"count\":%" PRIu64 ",\"size\":%" PRIu64 ",\"segment\":%" PRIu64 ",\"ok\":%s}",
+			i ? "," : "", h->index, h->count, h->size,
+			h->segment, h->ok ? "true" : "false");
+	}
+	fputs("],", out);
+}
+
 static const char *order_name(enum ima_byte_order o)
 {
 	return o == IMA_BO_BIG ? "big-endian" :
@@ -266,6 +300,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	if (a->boot != IMA_BOOT_ABSENT && a->boot_len)
 		fprintf(out, " (%s)", a->boot_algo);
 	fputc('\n', out);
+	text_kexec(a, out);
 	text_binding(a, out);
 	text_pcrs(a, out);
 	if (a->opts->keys.n)
@@ -397,6 +432,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		fputc('"', out);
 	}
 	fputs("},", out);
+	json_kexec(a, out);
 	json_pcrs(a, out);
 	fprintf(out,
 		"\"signatures\":{\"checked\":%s,\"verified\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"unknown_key\":%" PRIu64 ",\"unsigned\":%" PRIu64 ",\"not_checked\":%" PRIu64 ",\"modsig_verified\":%" PRIu64 ",\"modsig_failed\":%" PRIu64 "},",

@@ -146,6 +146,35 @@ static void add_policy(struct list *l, uint32_t pcr, const char *policy)
 	    policy, strlen(policy));
 }
 
+/* an ima-buf critical-data record NAME with TEXT, on PCR 10 */
+static void add_buf(struct list *l, const char *name, const char *text)
+{
+	uint8_t d[40], h[32];
+
+	sha(EVP_sha256(), text, strlen(text), h);
+	dng(d, h);
+	add(l, 10, "ima-buf", 3, d, (size_t)40, name, strlen(name) + 1,
+	    text, strlen(text));
+}
+
+/*
+ * A kexec record as the kernel writes it before appending it: the count
+ * of the entries so far and their binary size plus the 24-byte segment
+ * header, both taken from the list under construction (dn, db: added to
+ * them, to forge), and the segment size.
+ */
+static void add_kexec(struct list *l, const char *name, long dn, long db,
+		      unsigned long seg)
+{
+	char t[160];
+
+	snprintf(t, sizeof(t),
+		 "kexec_segment_size=%lu;ima_binary_runtime_size=%lu;ima_runtime_measurements_count=%lu;",
+		 seg, (unsigned long)((long)l->len + 24 + db),
+		 (unsigned long)((long)l->n + dn));
+	add_buf(l, name, t);
+}
+
 static void add_boot(struct list *l)
 {
 	uint8_t cat[320], agg[32], d[40];
@@ -293,6 +322,177 @@ static void test_coverage(void **state)
 	assert_int_equal(run(&l), IMA_EXIT_FAIL);
 	assert_int_equal(count(IMA_FC_PCR_MISMATCH, IMA_NO_INDEX), 1);
 	assert_int_equal(count(IMA_FC_UNCOVERED, ANY), 0);
+	done();
+}
+
+/* run l with its own sha256 PCR 10 given: every entry bound, covered */
+static int run_own(const struct list *l)
+{
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l->pcr[10]);
+	return run(l);
+}
+
+/* two kernels: boot, files, kexec_load, files, kexec_execute, boot, files */
+static void kexec_list(struct list *l, long dn, long db, unsigned long seg)
+{
+	memset(l, 0, sizeof(*l));
+	add_boot(l);
+	add_file(l, 10, "/bin/a");
+	add_kexec(l, "kexec_load", 0, 0, 65536);
+	add_file(l, 10, "/bin/b");
+	add_kexec(l, "kexec_execute", dn, db, seg);
+	add_boot(l);
+	add_file(l, 10, "/bin/c");
+}
+
+static void test_kexec_handover(void **state)
+{
+	static struct list l;
+	const struct ima_handover *h;
+	uint64_t v[3];
+	const char *why;
+	static const char *const bad[] = {
+		"",
+		"kexec_segment_size=1;ima_binary_runtime_size=2;",
+		"ima_binary_runtime_size=2;kexec_segment_size=1;ima_runtime_measurements_count=3;",
+		"kexec_segment_size=01;ima_binary_runtime_size=2;ima_runtime_measurements_count=3;",
+		"kexec_segment_size=1;ima_binary_runtime_size=2;ima_runtime_measurements_count=3",
+		"kexec_segment_size=1;ima_binary_runtime_size=2;ima_runtime_measurements_count=3;x",
+		"kexec_segment_size=-1;ima_binary_runtime_size=2;ima_runtime_measurements_count=3;",
+		"kexec_segment_size=;ima_binary_runtime_size=2;ima_runtime_measurements_count=3;",
+		"kexec_segment_size=12345678901234567890;ima_binary_runtime_size=2;ima_runtime_measurements_count=3;",
+	};
+	size_t i;
+
+	/* the parser: the kernel's format, and nothing else */
+	why = NULL;
+	assert_int_equal(ima_kexec_parse((const uint8_t *)
+		"kexec_segment_size=77824;ima_binary_runtime_size=59191;ima_runtime_measurements_count=150;",
+		90, v, &why), 0);
+	assert_true(v[0] == 77824 && v[1] == 59191 && v[2] == 150);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		assert_int_equal(ima_kexec_parse((const uint8_t *)bad[i],
+						 strlen(bad[i]), v, &why), -1);
+		assert_non_null(why);
+	}
+
+	/* an honest hand-over passes, and the report has it */
+	kexec_list(&l, 0, 0, 65536);
+	assert_int_equal(run_own(&l), IMA_EXIT_OK);
+	assert_int_equal(a.kernels, 2);
+	assert_int_equal(a.kexec_loads, 1);
+	assert_int_equal(a.nhandovers, 1);
+	h = &a.handovers[0];
+	assert_true(h->ok && h->index == 4 && h->count == 4);
+	assert_int_equal(a.boot, IMA_BOOT_NOT_CHECKED);
+	done();
+
+	/* counts one entry more than precede it */
+	kexec_list(&l, 1, 0, 65536);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 4), 1);
+	assert_int_equal(a.failure_count, 1);
+	assert_false(a.handovers[0].ok);
+	done();
+
+	/* a binary size other than the entries before it */
+	kexec_list(&l, 0, -1, 65536);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 4), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* the segment smaller than the list: a truncated hand-over */
+	kexec_list(&l, 0, 0, 100);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 4), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* a later boot_aggregate with no kexec_execute before it */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_file(&l, 10, "/bin/a");
+	add_boot(&l);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 2), 1);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(a.kernels, 2);
+	done();
+
+	/* two kexec_execute records: the first is not followed by a boot */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_boot(&l);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(a.nhandovers, 2);
+	assert_false(a.handovers[0].ok);
+	assert_true(a.handovers[1].ok);
+	done();
+
+	/* a kexec_execute in the middle of a kernel's entries */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_file(&l, 10, "/bin/a");
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* the list ends with a kexec_execute */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* malformed text, in a load record and in an execute record */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_buf(&l, "kexec_load", "kexec_segment_size=1;");
+	add_buf(&l, "kexec_execute", "segment=1");
+	add_boot(&l);
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
+	assert_int_equal(count(IMA_FC_KEXEC, 2), 1);
+	assert_int_equal(a.failure_count, 2);
+	done();
+}
+
+/* the active policy under its upstream name; ima_policy_update is not it */
+static void test_policy_loaded_name(void **state)
+{
+	static struct list l;
+	static const char pol[] = "measure func=BPRM_CHECK\n";
+
+	memset(&l, 0, sizeof(l));
+	add_buf(&l, "ima_policy_loaded", pol);
+	add_buf(&l, "ima_policy_update", "dont_measure\n");
+	opts.expect_policy = (const uint8_t *)pol;
+	opts.expect_policy_len = strlen(pol);
+	opts.expect_policy_name = "pol";
+	assert_int_equal(run_own(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 0);
+	assert_int_equal(a.policy_match, 1);
+	done();
+
+	/* only an update record: no recorded policy, which fails */
+	memset(&l, 0, sizeof(l));
+	add_buf(&l, "ima_policy_update", pol);
+	opts.expect_policy = (const uint8_t *)pol;
+	opts.expect_policy_len = strlen(pol);
+	opts.expect_policy_name = "pol";
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_false(a.policy_found);
 	done();
 }
 
@@ -525,6 +725,8 @@ int main(void)
 		cmocka_unit_test(test_sha1_binds_nothing),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_policy_bound_covered),
+		cmocka_unit_test(test_kexec_handover),
+		cmocka_unit_test(test_policy_loaded_name),
 		cmocka_unit_test(test_quote_verdicts),
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_shared_workers),
