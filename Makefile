@@ -3,7 +3,7 @@
 #
 #   make            build everything that is missing (kernel, keys, image)
 #   make demo       build, boot the guest, print a readable report
-#   make attest     poll a running guest (not working yet: see README)
+#   make attest     poll a running guest (also one boot of make check)
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
@@ -46,8 +46,7 @@ image: sign
 demo: image
 	@$(S)/demo.sh
 
-# a verifier polling a running guest (enrollment, rounds, attack rounds);
-# not working yet: the agent does not answer the second connection
+# a verifier polling a running guest (enrollment, rounds, attack rounds)
 attest: image
 	@$(S)/attest-poll.sh
 
