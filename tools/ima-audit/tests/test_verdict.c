@@ -332,6 +332,14 @@ static int run_own(const struct list *l)
 	return run(l);
 }
 
+/* l fails, with exactly one failure: a kexec-handover one at index */
+static void fails_once(const struct list *l, uint64_t index)
+{
+	assert_int_equal(run_own(l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_KEXEC, index), 1);
+	assert_int_equal(a.failure_count, 1);
+}
+
 /* two kernels: boot, files, kexec_load, files, kexec_execute, boot, files */
 static void kexec_list(struct list *l, long dn, long db, unsigned long seg)
 {
@@ -390,24 +398,18 @@ static void test_kexec_handover(void **state)
 
 	/* counts one entry more than precede it */
 	kexec_list(&l, 1, 0, 65536);
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 4), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 4);
 	assert_false(a.handovers[0].ok);
 	done();
 
 	/* a binary size other than the entries before it */
 	kexec_list(&l, 0, -1, 65536);
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 4), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 4);
 	done();
 
 	/* the segment smaller than the list: a truncated hand-over */
 	kexec_list(&l, 0, 0, 100);
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 4), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 4);
 	done();
 
 	/* a later boot_aggregate with no kexec_execute before it */
@@ -415,9 +417,7 @@ static void test_kexec_handover(void **state)
 	add_boot(&l);
 	add_file(&l, 10, "/bin/a");
 	add_boot(&l);
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 2), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 2);
 	assert_int_equal(a.kernels, 2);
 	done();
 
@@ -427,9 +427,7 @@ static void test_kexec_handover(void **state)
 	add_kexec(&l, "kexec_execute", 0, 0, 65536);
 	add_kexec(&l, "kexec_execute", 0, 0, 65536);
 	add_boot(&l);
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 1);
 	assert_int_equal(a.nhandovers, 2);
 	assert_false(a.handovers[0].ok);
 	assert_true(a.handovers[1].ok);
@@ -440,18 +438,14 @@ static void test_kexec_handover(void **state)
 	add_boot(&l);
 	add_kexec(&l, "kexec_execute", 0, 0, 65536);
 	add_file(&l, 10, "/bin/a");
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 1);
 	done();
 
 	/* the list ends with a kexec_execute */
 	memset(&l, 0, sizeof(l));
 	add_boot(&l);
 	add_kexec(&l, "kexec_execute", 0, 0, 65536);
-	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
-	assert_int_equal(count(IMA_FC_KEXEC, 1), 1);
-	assert_int_equal(a.failure_count, 1);
+	fails_once(&l, 1);
 	done();
 
 	/* malformed text, in a load record and in an execute record */
