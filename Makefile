@@ -7,6 +7,7 @@
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
+#   make redgreen   rewrite the series' red/green table from those two runs
 #   make bench-kernel / bench-appraise   figures: loader vs sha256sum; appraise-all cost
 #   make clean      drop build/ (caches stay); make distclean drops caches too
 # V=1 prints the commands. Stages are scripts/*.sh; each re-runs only when
@@ -17,7 +18,7 @@ export V ?= 0
 S := scripts
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo attest check \
-	shell check-pristine series-check bench-kernel bench-appraise clean \
+	shell check-pristine redgreen series-check bench-kernel bench-appraise clean \
 	distclean
 
 all: image
@@ -65,6 +66,11 @@ check-pristine: deps keys rootfs
 	@KVARIANT=pristine $(S)/sign.sh
 	@KVARIANT=pristine $(S)/image.sh
 	@KVARIANT=pristine CHECK_RUN=pristine CHECK_SUITES=guest CHECK_BUILD=0 $(S)/check.sh
+
+# the series' red/green table in README.md and the cover letter, from the
+# last `make check` and `make check-pristine` (rows: kernel-patches/evidence)
+redgreen:
+	@$(S)/redgreen.sh --write
 
 # checkpatch --strict on every patch, and a build after every prefix of the
 # series; for developers (slow: one kernel build per patch, with ccache)

@@ -145,6 +145,13 @@ if [ "${todo:-0}" -gt 0 ]; then
 	grep -h '^not ok [0-9]*.*# TODO' "$sumdir"/*.tap "$BUILD/$variant"/results/"$run_name"-*/tap/*.tap 2>/dev/null |
 		sed 's/^not ok [0-9]* - /#   /' || true
 fi
+# what this run was, for scripts/redgreen.sh's table
+{
+	echo "date $(date -u '+%F %H:%M UTC')"
+	echo "commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+		git -C "$TOP" diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
+	echo "total $pass passed, $fail failed, $skip skipped, ${todo:-0} TODO, in $(elapsed)"
+} >"$sumdir/meta"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else
