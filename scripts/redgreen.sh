@@ -59,7 +59,7 @@ firstfail() {
 # "not run" when nothing matches. Sets $cell_out, and $matched to the number
 # of suites that matched.
 cell() {
-	local dir=$1 globs=$2 g name p f s t P=0 F=0 S=0 T=0 n=0 fails= ff boot bf=
+	local dir=$1 globs=$2 g name p f s t P=0 F=0 S=0 T=0 n=0 fails='' ff boot bf=''
 	matched=0
 	while read -r name p f s t; do
 		for g in $globs; do
@@ -143,8 +143,9 @@ fi
 # replace what lies between the marker lines of FILE
 splice() {
 	local file=$1 begin=$2 end=$3
-	grep -qxF -- "$begin" "$file" && grep -qxF -- "$end" "$file" ||
+	if ! grep -qxF -- "$begin" "$file" || ! grep -qxF -- "$end" "$file"; then
 		die "$file lacks the marker lines '$begin' and '$end'"
+	fi
 	awk -v b="$begin" -v e="$end" -v t="$tmp" '
 		$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0 }
