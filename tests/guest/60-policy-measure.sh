@@ -1,7 +1,11 @@
 #!/bin/bash
-# The active policy as critical data (kernel-patches 0003): every successful
-# update logs the complete active policy as an ima-buf entry "ima_policy";
-# a refused update logs nothing.
+# The policy as critical data (kernel-patches 0007), label ima_policy_loaded:
+# every successful update logs the complete active policy as an ima-buf
+# entry "ima_policy_loaded", and, before it is parsed, what was given as an
+# entry "ima_policy_update", when the policy in force measures it; an update
+# refused before parsing (unsigned file, text rule under a signed-policy
+# rule) logs neither. The boot policy (tcb|secure_boot) measures no critical
+# data: the first load has no update record (74-policy-first covers that).
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
@@ -10,31 +14,41 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 POLICY=$IMA_SFS/policy
 P=/etc/ima
 
-# policy_entries: the buffers (hex) of the ima_policy entries, oldest first
-policy_entries() { awk '$3 == "ima-buf" && $5 == "ima_policy" {print $6}' "$ASCII"; }
+# policy_entries: the buffers (hex) of the ima_policy_loaded entries, oldest first
+policy_entries() { awk '$3 == "ima-buf" && $5 == "ima_policy_loaded" {print $6}' "$ASCII"; }
+# update_entries: the same for the ima_policy_update entries
+update_entries() { awk '$3 == "ima-buf" && $5 == "ima_policy_update" {print $6}' "$ASCII"; }
 hex() { xxd -p | tr -d '\n'; }
 
 n0=$(policy_entries | wc -l)
 if [ "$n0" -eq 0 ]; then
-	tap_fail "the policy loaded at boot was logged as ima_policy critical data" \
-		"no ima_policy entry: is kernel-patches 0003 applied?"
+	tap_fail "the policy loaded at boot was logged as ima_policy_loaded critical data" \
+		"no ima_policy_loaded entry: is kernel-patches 0007 applied?"
 else
-	tap_is "the first ima_policy entry is the policy as it was at boot" \
+	tap_is "the first ima_policy_loaded entry is the policy as it was at boot" \
 		"$(policy_entries | head -n 1 | xxd -r -p)" "$(<"$IMA_STACK_RESULTS/policy-at-boot")"
 fi
-tap_is "the newest ima_policy entry is the active policy, byte for byte" \
+tap_is "the newest ima_policy_loaded entry is the active policy, byte for byte" \
 	"$(policy_entries | tail -n 1)" "$(policy_text | hex)"
-d=$(awk '$3 == "ima-buf" && $5 == "ima_policy" {print $4}' "$ASCII" | tail -n 1)
+d=$(awk '$3 == "ima-buf" && $5 == "ima_policy_loaded" {print $4}' "$ASCII" | tail -n 1)
 tap_is "its digest is sha256 of the policy text" "$d" "sha256:$(policy_text | sha256sum | cut -d' ' -f1)"
 
 # (that these are refused is 40-policy's check; an update that went through
 # would log an entry and fail the count below)
+u0=$(update_entries | wc -l)
+tap_is "the first load, under the boot policy, left no ima_policy_update entry" "$u0" 0
 kcall write "$POLICY" "$P/ima-policy-unsigned" >/dev/null || true
 kcall write "$POLICY" "measure func=BPRM_CHECK" >/dev/null || true
-tap_is "refused updates (unsigned file, text rule) log no ima_policy entry" "$(policy_entries | wc -l)" "$n0"
+tap_is "refused updates (unsigned file, text rule) log no ima_policy_loaded entry" "$(policy_entries | wc -l)" "$n0"
+tap_is "nor an ima_policy_update entry: refused before parsing" "$(update_entries | wc -l)" "$u0"
 
 tap_errno "a signed update appends rules" OK kcall write "$POLICY" "$P/extra.policy"
-tap_is "it logs exactly one new ima_policy entry" "$(policy_entries | wc -l)" "$((n0 + 1))"
+tap_is "it logs exactly one new ima_policy_loaded entry" "$(policy_entries | wc -l)" "$((n0 + 1))"
+tap_is "and exactly one ima_policy_update entry" "$(update_entries | wc -l)" "$((u0 + 1))"
+tap_is "which holds the file given, byte for byte" \
+	"$(update_entries | tail -n 1)" "$(xxd -p <"$P/extra.policy" | tr -d '\n')"
+tap_is "no entry under the old name ima_policy" \
+	"$(awk '$3 == "ima-buf" && $5 == "ima_policy"' "$ASCII" | wc -l)" 0
 tap_is "the new entry holds the new complete policy" \
 	"$(policy_entries | tail -n 1)" "$(policy_text | hex)"
 
