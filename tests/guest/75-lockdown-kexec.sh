@@ -14,6 +14,10 @@
 #                  without a PE signature is refused with EPERM, the
 #                  unsigned one on tmpfs (loaded on a kernel without 0009)
 #                  and our IMA-signed one on the root file system alike.
+#   lockdown-cond  policies/lockdown-cond-policy: the imasig
+#                  KEXEC_KERNEL_CHECK rule has a condition (fsmagic=ext4)
+#                  and nothing follows it for kexec: the kernel on tmpfs
+#                  matches no appraise rule; the same outcome as above.
 #   lockdown-sound policies/ima-policy: every kexec kernel is
 #                  signature-appraised: our signed kernel loads under
 #                  lockdown, the unsigned one on tmpfs is refused by IMA
@@ -42,9 +46,13 @@ echo "# policy: $policy"
 { [ -f "$K/bzImage" ] && [ -f "$K/bzImage.unsigned" ]; } || tap_bail "no kexec images in $K"
 
 # the hole: how the policy file was written decides what must happen
+cond_rule='appraise func=KEXEC_KERNEL_CHECK fsmagic=0xef53 appraise_type=imasig'
 if grep -qx 'dont_appraise fsmagic=0x01021994' "$policy"; then
-	hole=1
+	hole=dont_appraise
 	echo "# the policy exempts tmpfs from appraisal: kexec must stay locked down"
+elif grep -qx "$cond_rule" "$policy"; then
+	hole=conditional
+	echo "# the policy demands a signature only on ext4: kexec must stay locked down"
 else
 	hole=0
 	echo "# the policy signature-appraises every kexec kernel"
@@ -54,9 +62,12 @@ tap_is "lockdown is on: $LOCKDOWN shows [integrity]" \
 	"$(grep -o '\[[a-z]*\]' "$LOCKDOWN")" "[integrity]"
 # the kernel shows each rule with a trailing blank
 active=$(policy_text | sed 's/[[:space:]]*$//')
-if [ "$hole" = 1 ]; then
+if [ "$hole" = dont_appraise ]; then
 	tap_is "the active policy has the tmpfs exemption first" \
 		"$(grep -m1 -E '^(dont_)?appraise ' <<<"$active")" "dont_appraise fsmagic=0x1021994"
+elif [ "$hole" = conditional ]; then
+	tap_is "the active policy's only kexec kernel rule is conditional" \
+		"$(grep -E '^(dont_)?appraise ' <<<"$active" | grep -v -E 'func=(KEXEC_INITRAMFS|MODULE|POLICY)_CHECK')" "$cond_rule"
 else
 	tap_is "the active policy appraises kexec kernels by signature, unconditionally" \
 		"$(grep -c -x 'appraise func=KEXEC_KERNEL_CHECK appraise_type=imasig' <<<"$active")" 1
@@ -77,7 +88,7 @@ cp "$K/bzImage.unsigned" "$T/bzImage"
 tap_is "the copy is on tmpfs (f_type 0x$TMPFS_MAGIC)" "$(stat -f -c %t "$T/bzImage")" "$TMPFS_MAGIC"
 tap_is "the copy has no security.ima" "$(ima_xattr "$T/bzImage")" ""
 
-if [ "$hole" = 1 ]; then
+if [ "$hole" != 0 ]; then
 	want_tmpfs=EPERM want_tmpfs_text="Operation not permitted"
 	want_root=EPERM
 else
@@ -101,7 +112,7 @@ fi
 # our IMA-signed kernel on the root file system (ext4)
 tap_is "the signed kernel carries an IMA signature (security.ima type 03)" \
 	"$(ima_xattr "$K/bzImage" | cut -c1-2)" 03
-if [ "$hole" = 1 ]; then
+if [ "$hole" != 0 ]; then
 	name="kexec_file_load: signed kernel on the root fs refused too (the answer is per policy)"
 else
 	name="kexec_file_load: signed kernel on the root fs loads under lockdown"
