@@ -36,15 +36,25 @@ tap_is "its digest is sha256 of the policy text" "$d" "sha256:$(policy_text | sh
 # (that these are refused is 40-policy's check; an update that went through
 # would log an entry and fail the count below)
 u0=$(update_entries | wc -l)
-tap_is "the first load, under the boot policy, left no ima_policy_update entry" "$u0" 0
+# the boot policy (tcb|secure_boot) measures no critical data: the first
+# load left no update entry before the first ima_policy_loaded one
+tap_is "the first load, under the boot policy, left no ima_policy_update entry" \
+	"$(awk '$3 == "ima-buf" && $5 == "ima_policy_loaded" {exit} $3 == "ima-buf" && $5 == "ima_policy_update" {n++} END {print n + 0}' "$ASCII")" 0
 kcall write "$POLICY" "$P/ima-policy-unsigned" >/dev/null || true
 kcall write "$POLICY" "measure func=BPRM_CHECK" >/dev/null || true
 tap_is "refused updates (unsigned file, text rule) log no ima_policy_loaded entry" "$(policy_entries | wc -l)" "$n0"
 tap_is "nor an ima_policy_update entry: refused before parsing" "$(update_entries | wc -l)" "$u0"
 
+# IMA logs a buffer once per boot (an entry whose template digest is already
+# in the list is not added again): when an earlier suite gave this same file,
+# its update entry is already there
+want_u=$((u0 + 1)) why="a new one"
+if update_entries | grep -qxF "$(hex <"$P/extra.policy")"; then
+	want_u=$u0 why="none new: the same file's update entry is already in the list"
+fi
 tap_errno "a signed update appends rules" OK kcall write "$POLICY" "$P/extra.policy"
 tap_is "it logs exactly one new ima_policy_loaded entry" "$(policy_entries | wc -l)" "$((n0 + 1))"
-tap_is "and exactly one ima_policy_update entry" "$(update_entries | wc -l)" "$((u0 + 1))"
+tap_is "and its ima_policy_update entry ($why)" "$(update_entries | wc -l)" "$want_u"
 tap_is "which holds the file given, byte for byte" \
 	"$(update_entries | tail -n 1)" "$(xxd -p <"$P/extra.policy" | tr -d '\n')"
 tap_is "no entry under the old name ima_policy" \
