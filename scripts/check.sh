@@ -19,6 +19,9 @@ sumdir=$BUILD/$variant/check-$run_name
 rm -rf "$sumdir" && mkdir -p "$sumdir"
 
 pass=0 fail=0 skip=0 todo=0
+# the commit this run tests (taken at its start: the tree may move on)
+commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+	git -C "$TOP" diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')
 times=()
 
 # timed NAME CMD...: run CMD, remember how long it took
@@ -148,8 +151,7 @@ fi
 # what this run was, for scripts/redgreen.sh's table
 {
 	echo "date $(date -u '+%F %H:%M UTC')"
-	echo "commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
-		git -C "$TOP" diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
+	echo "commit $commit (at the run's start)"
 	echo "total $pass passed, $fail failed, $skip skipped, ${todo:-0} TODO, in $(elapsed)"
 } >"$sumdir/meta"
 if [ "$skip" -gt 0 ]; then
