@@ -218,6 +218,14 @@ static void done(void)
 	memset(&opts, 0, sizeof(opts));
 }
 
+/* the policy the run must find recorded (--expect-policy), named name */
+static void expect_policy(const char *text, const char *name)
+{
+	opts.expect_policy = (const uint8_t *)text;
+	opts.expect_policy_len = strlen(text);
+	opts.expect_policy_name = name;
+}
+
 /* number of failures of class cls (at index, or anywhere: UINT64_MAX-1) */
 #define ANY (UINT64_MAX - 1)
 static size_t count(int cls, uint64_t index)
@@ -470,9 +478,7 @@ static void test_policy_loaded_name(void **state)
 	memset(&l, 0, sizeof(l));
 	add_buf(&l, "ima_policy_loaded", pol);
 	add_buf(&l, "ima_policy_update", "dont_measure\n");
-	opts.expect_policy = (const uint8_t *)pol;
-	opts.expect_policy_len = strlen(pol);
-	opts.expect_policy_name = "pol";
+	expect_policy(pol, "pol");
 	assert_int_equal(run_own(&l), IMA_EXIT_OK);
 	assert_true(a.policy_found);
 	assert_int_equal(a.policy_index, 0);
@@ -482,9 +488,7 @@ static void test_policy_loaded_name(void **state)
 	/* only an update record: no recorded policy, which fails */
 	memset(&l, 0, sizeof(l));
 	add_buf(&l, "ima_policy_update", pol);
-	opts.expect_policy = (const uint8_t *)pol;
-	opts.expect_policy_len = strlen(pol);
-	opts.expect_policy_name = "pol";
+	expect_policy(pol, "pol");
 	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
 	assert_false(a.policy_found);
 	done();
@@ -507,9 +511,7 @@ static void test_policy_bound_covered(void **state)
 	give(&opts.pcrs, IMA_BANK_SHA256, 10, cover);
 	opts.ignore_pcrs = 1u << 11;
 	opts.allow_uncovered = true;
-	opts.expect_policy = (const uint8_t *)loose;
-	opts.expect_policy_len = strlen(loose);
-	opts.expect_policy_name = "loose";
+	expect_policy(loose, "loose");
 	assert_int_equal(run(&l), IMA_EXIT_FAIL);
 	assert_true(a.policy_found);
 	assert_int_equal(a.policy_index, 1);
@@ -520,9 +522,7 @@ static void test_policy_bound_covered(void **state)
 
 	/* nothing bound: no recorded policy at all */
 	opts.ignore_pcrs = 1u << 10 | 1u << 11;
-	opts.expect_policy = (const uint8_t *)strict;
-	opts.expect_policy_len = strlen(strict);
-	opts.expect_policy_name = "strict";
+	expect_policy(strict, "strict");
 	assert_int_equal(run(&l), IMA_EXIT_FAIL);
 	assert_false(a.policy_found);
 	assert_int_equal(count(IMA_FC_POLICY, IMA_NO_INDEX), 1);
@@ -616,9 +616,7 @@ static void test_alloc_failures(void **state)
 						  sizeof(err)), 0);
 		give(&opts.pcrs, IMA_BANK_SHA256, 10, pcr10);
 		opts.jobs = 2;
-		opts.expect_policy = (const uint8_t *)"measure func=BPRM_CHECK\n";
-		opts.expect_policy_len = 24;
-		opts.expect_policy_name = "p";
+		expect_policy("measure func=BPRM_CHECK\n", "p");
 		__atomic_store_n(&nalloc, 0, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&fail_at, n, __ATOMIC_SEQ_CST);
 		rc = run(&l);
