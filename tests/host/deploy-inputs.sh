@@ -14,11 +14,6 @@ trap 'rm -rf "$tmp"' EXIT
 export IMA_STACK_CACHE=$tmp/cache BUILD=$tmp/build OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 unset IMA_STACK_KEYS IMA_STACK_POLICY IMA_STACK_FILES KEYS_REGEN
 
-# run_rc CMD...: sets $rc and $out (stdout and stderr)
-run_rc() {
-	rc=0
-	out=$("$@" 2>&1) || rc=$?
-}
 # expect_die NAME STAGE PATTERN CMD...: CMD exits 1 with "[STAGE] error:"
 # and a message matching PATTERN (grep -E)
 expect_die() {

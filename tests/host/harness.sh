@@ -10,11 +10,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# run_rc CMD...: sets $rc and $out (stdout and stderr)
-run_rc() {
-	rc=0
-	out=$("$@" 2>&1) || rc=$?
-}
 
 # --- 1. the oops detector reads kernel reports only
 detect() { # FILE: "crash" or "clean"

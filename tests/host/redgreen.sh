@@ -12,16 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rg=$TOP/scripts/redgreen.sh
 
-run_rc() {
-	rc=0
-	out=$("$@" 2>&1) || rc=$?
-}
 # sumline NAME P F S T: a summary line as check.sh's tally prints it
 sumline() { printf '# %-34s %3d passed, %d failed, %d skipped, %d todo\n' "$@"; }
-# tap_like NAME GOT REGEX: ok when GOT matches the extended REGEX
-tap_like() {
-	if grep -qE -- "$3" <<<"$2"; then tap_ok "$1"; else tap_fail "$1" "got:  $2" "want: /$3/"; fi
-}
 # row PATCHES: the table row of those patches
 row() { grep -F "| $1 |" <<<"$out" | head -n 1; }
 

@@ -3,6 +3,7 @@
 #
 #   tap_ok NAME / tap_fail NAME [DIAG...]   one result
 #   tap_is NAME GOT WANT                    ok when the strings are equal
+#   tap_like NAME GOT REGEX                 ok when GOT matches REGEX (grep -E)
 #   tap_cmd NAME CMD...                     ok when CMD exits 0
 #   tap_errno NAME WANT CMD...              CMD is a kcall invocation; ok when
 #                                           it prints WANT (OK or an errno name)
@@ -13,6 +14,8 @@
 #   tap_bail REASON                         setup broken: stop the script
 #   tap_done                                prints the plan; exits 0 (pass),
 #                                           1 (a failure) or 77 (all skipped)
+#   run_rc CMD...                           runs CMD; $rc its exit status,
+#                                           $out its stdout and stderr
 # A skip is reported as "ok N - NAME # SKIP REASON" (TAP) and counted apart
 # from passes by every runner of this project. Exit codes follow automake:
 # 0 pass, 1 fail, 77 skipped, 99 setup broken (tap_bail).
@@ -47,6 +50,14 @@ tap_is() {
 		tap_ok "$1"
 	else
 		tap_fail "$1" "got:  $2" "want: $3"
+	fi
+}
+
+tap_like() {
+	if grep -qE -- "$3" <<<"$2"; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "got:  $2" "want: /$3/"
 	fi
 }
 
@@ -87,6 +98,11 @@ tap_todo() {
 tap_bail() {
 	echo "Bail out! $*"
 	exit 99
+}
+
+run_rc() {
+	rc=0
+	out=$("$@" 2>&1) || rc=$?
 }
 
 tap_done() {
