@@ -166,3 +166,19 @@ fixture_size() {
 	fi
 	printf '%s\n' "$v"
 }
+
+# tap_kexec_refused NAME TEXT ARGS...: `kexec -s -l ARGS` must fail with
+# TEXT, the strerror text kexec-tools prints for the syscall's errno (an
+# image it loads anyway is unloaded again)
+tap_kexec_refused() {
+	local name=$1 text=$2 out
+	shift 2
+	if out=$(kexec -s -l "$@" 2>&1); then
+		tap_fail "$name" "it loaded: $out"
+		kexec -s -u || true
+	elif grep -q -- "$text" <<<"$out"; then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "refused for another reason: $out"
+	fi
+}
