@@ -57,7 +57,7 @@ got=$(jq -r '.failures[] | "\(.path): \(.reason)"' "$tmp/a.json" | sed -E 's/ \(
 tap_is "ima-audit: the only signature failures are the tampered and rogue-signed fixtures, all of them" "$got" "$want_sig"
 tap_cmd "ima-audit: some signatures verified against the IMA certificate" \
 	test "$(j .signatures.verified)" -gt 0
-# the policy recorded as ima_policy critical data is the one in force
+# the policy recorded as critical data (ima_policy_loaded) is the one in force
 if [ -s "$res/active-policy" ]; then
 	# only a bound, covered ima_policy entry is "the recorded policy": give
 	# the TPM's PCR values
