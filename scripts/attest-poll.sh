@@ -13,6 +13,7 @@
 #          boot.sh's results in build/<variant>/results/<run>/.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib/tap.sh"
+. "$TOP/scripts/enroll-wait.sh"
 trap - ERR
 set +e
 
@@ -26,7 +27,11 @@ rm -rf "$dir" && mkdir -p "$dir"
 make -s -C "$TOP/tools/ima-attest" >&2 || tap_bail "cannot build tools/ima-attest"
 attest=$TOP/tools/ima-attest/build/ima-attest
 
-IMA_STACK_ATTEST=1 IMA_STACK_NONCE= BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
+# this boot's name in the verifier's verdict; the last run's state goes
+# before the boot starts (boot.sh removes it too, but only a moment later)
+boot_id=$(openssl rand -hex 8)
+rm -rf "$work"
+IMA_STACK_ATTEST=1 IMA_STACK_NONCE= IMA_STACK_BOOT_ID=$boot_id BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
 	"$TOP/scripts/boot.sh" attest "$run" >"$dir/boot.log" 2>&1 &
 boot_pid=$!
 finish() {
@@ -35,16 +40,13 @@ finish() {
 }
 trap finish EXIT
 
-# enrollment: boot.sh's host verifier writes its verdict when it is done
-for _ in $(seq 1800); do
-	grep -q 'AK binding' "$work/verifier/verdict" 2>/dev/null && break
-	kill -0 "$boot_pid" 2>/dev/null || break
-	sleep 0.5
-done
-if grep -q '^PASS AK binding' "$work/verifier/verdict" 2>/dev/null; then
-	tap_ok "enrollment: TPM identity and AK binding (host verifier, credential activation)"
+# enrollment: boot.sh's host verifier writes this boot's verdict when it is
+# done (only a verdict naming $boot_id counts: scripts/enroll-wait.sh)
+if why=$(enroll_wait "$work/verifier/verdict" "$boot_id" "$boot_pid"); then
+	tap_ok "enrollment: TPM identity and AK binding (host verifier, credential activation; $why)"
 else
-	tap_bail "enrollment did not pass: $(cat "$work/verifier/verdict" 2>/dev/null | tr '\n' ' ') (boot log $dir/boot.log)"
+	tap_fail "enrollment: TPM identity and AK binding" "$why" "boot log $dir/boot.log"
+	tap_bail "no enrolled AK: no round can be verified"
 fi
 enrolled=$work/verifier
 n=0

@@ -6,7 +6,10 @@
 #          command line), IMA_STACK_TESTS (glob of guest tests, default all),
 #          IMA_STACK_NONCE, BOOT_TIMEOUT (seconds, default 900),
 #          IMA_STACK_ATTEST (1: enroll the guest's TPM over the attestation
-#          channel; default 1 when IMA_STACK_NONCE is set, else 0).
+#          channel; default 1 when IMA_STACK_NONCE is set, else 0),
+#          IMA_STACK_BOOT_ID (the name of this boot in the verifier's
+#          verdict, "boot: ID"; default a random one, kept in
+#          run/<run>/boot-id).
 # Outputs: build/<variant>/results/<run>/ (the guest's TAP, measurement list,
 #          PCRs), build/logs/console-<variant>-<run>.log; with
 #          IMA_STACK_ATTEST=1 also results/<run>/verifier/ (the host
@@ -36,6 +39,8 @@ rm -rf "$rdir" "$work"
 mkdir -p "$rdir" "$work/tpm"
 
 attest=${IMA_STACK_ATTEST:-$([ -n "${IMA_STACK_NONCE:-}" ] && echo 1 || echo 0)}
+boot_id=${IMA_STACK_BOOT_ID:-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')}
+echo "$boot_id" >"$work/boot-id"
 tpmca=$CACHE/tpm-ca
 [ -s "$tpmca/swtpm_setup.conf" ] || die "no TPM manufacturer CA in $tpmca: run \`make keys\`"
 
@@ -111,7 +116,7 @@ qemu_pid=$!
 if [ "$attest" = 1 ]; then
 	"$TOP/tools/ima-attest/build/ima-attest" enroll --channel "$work/attest.sock" \
 		--ca "$BUILD/keys/tpm-ca.pem" --ca-chain "$BUILD/keys/tpm-ca-chain.pem" \
-		--out "$work/verifier" --timeout "$timeout_s" \
+		--out "$work/verifier" --timeout "$timeout_s" --boot "$boot_id" \
 		>"$work/verifier.log" 2>&1 &
 	verifier_pid=$!
 fi

@@ -3,12 +3,18 @@
  * ima-attest - enroll a guest's TPM and verify its firmware log.
  *
  *   ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain CHAIN.pem]
- *                     --out DIR [--timeout SECONDS]
+ *                     --out DIR [--timeout SECONDS] [--boot ID]
  *	Connects to the guest agent's channel (a unix socket: QEMU's
  *	virtio-serial chardev), asks for the TPM's identity, checks EK
  *	certificate, EK and AK public areas, makes a credential for the EK over
  *	a fresh secret and trusts the AK only when the guest's TPM returns that
  *	secret. Writes DIR/verdict, and when trusted DIR/ak.pem, ak.name.
+ *	A verdict of an earlier run in DIR is removed first; the new one
+ *	appears whole (written beside it, then renamed) once the guest has
+ *	been told the result, its last line "boot: ID" naming the boot it
+ *	belongs to (ID: 1-64 letters, digits, '-' or '_'; chosen by whoever
+ *	started the boot, so a waiter can tell this boot's verdict from a
+ *	stale one).
  *
  *   ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG
  *                     --quote-pcrs VALUES --nonce HEX --eventlog LOG
@@ -36,6 +42,7 @@
  * Results on stdout, diagnostics on stderr. Exit status: 0 proven, 1 refused
  * (reasons printed), 2 usage or I/O error.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -61,6 +68,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain PEM] --out DIR [--timeout S]\n"
+		"                         [--boot ID]\n"
 		"       ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG --quote-pcrs VALUES\n"
 		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
 		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
@@ -242,6 +250,19 @@ static int chan_recv(struct chan *c, struct att_msg *m, char *err,
 	}
 }
 
+/* A boot's name for its verdict: short, one word, nothing to parse. */
+static bool boot_id_ok(const char *id)
+{
+	size_t i, n = strlen(id);
+
+	if (!n || n > 64)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)id[i]) && id[i] != '-' && id[i] != '_')
+			return false;
+	return true;
+}
+
 static int cmd_enroll(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -250,9 +271,11 @@ static int cmd_enroll(int argc, char **argv)
 		{ "ca-chain", required_argument, NULL, 'i' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "boot", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *channel = NULL, *out = NULL;
+	const char *channel = NULL, *out = NULL, *boot = NULL;
+	char vpath[4096], vtmp[4096];
 	struct att_enroll e = { 0 };
 	struct att_msg m = { 0 };
 	struct chan c = { .fd = -1 };
@@ -269,19 +292,30 @@ static int cmd_enroll(int argc, char **argv)
 		case 'i': e.chain_file = optarg; break;
 		case 'o': out = optarg; break;
 		case 't': timeout = atoi(optarg); break;
+		case 'b': boot = optarg; break;
 		default: usage();
 		}
 	}
 	if (!channel || !e.ca_file || !out || optind != argc || timeout <= 0)
 		usage();
+	if (boot && !boot_id_ok(boot)) {
+		fprintf(stderr, "ima-attest: --boot: 1-64 letters, digits, '-' or '_'\n");
+		return 2;
+	}
 	if (mkdir(out, 0755) && errno != EEXIST) {
 		fprintf(stderr, "ima-attest: %s: %s\n", out, strerror(errno));
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/verdict", out);
-	v = fopen(path, "w");
+	/* an earlier verdict must not be read as this one, not even in part */
+	snprintf(vpath, sizeof(vpath), "%s/verdict", out);
+	snprintf(vtmp, sizeof(vtmp), "%s/.verdict.tmp", out);
+	if (unlink(vpath) && errno != ENOENT) {
+		fprintf(stderr, "ima-attest: %s: %s\n", vpath, strerror(errno));
+		return 2;
+	}
+	v = fopen(vtmp, "w");
 	if (!v) {
-		fprintf(stderr, "ima-attest: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "ima-attest: %s: %s\n", vtmp, strerror(errno));
 		return 2;
 	}
 	if (chan_open(&c, channel, timeout)) {
@@ -365,8 +399,13 @@ io:
 	rc = 2;
 out:
 	att_msg_free(&m);
-	if (fclose(v))
+	if (boot)
+		fprintf(v, "boot: %s\n", boot);
+	if (fclose(v) || rename(vtmp, vpath)) {
+		fprintf(stderr, "ima-attest: cannot write %s: %s\n", vpath, strerror(errno));
+		unlink(vtmp);
 		rc = 2;
+	}
 	if (c.fd >= 0)
 		close(c.fd);
 	free(c.buf);
