@@ -3,7 +3,7 @@
 #
 #   make            build everything that is missing (kernel, keys, image)
 #   make demo       build, boot the guest, print a readable report
-#   make attest     poll a running guest (not in make check: a stale-verdict bug, see README)
+#   make attest     poll a running guest (also the attest/poll suite of make check)
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series

@@ -135,6 +135,10 @@ for s in $suites; do
 			[ "$boot" != main ] || suite "verdicts/$boot" "$TOP/tests/host/boot/verdicts.sh" "$rdir" "$nonce"
 			[ "$boot" != kexec ] || suite "kexec/$boot" "$TOP/tests/host/boot/kexec.sh" "$rdir"
 		done
+		# the polling verifier against a running guest (make attest): a
+		# boot of its own, after the table's (a CHECK_BOOTS selection
+		# leaves it out)
+		[ -n "${CHECK_BOOTS:-}" ] || suite "attest/poll" "$TOP/scripts/attest-poll.sh" "$run_name-poll"
 		;;
 	*) die "unknown suite $s" ;;
 	esac
