@@ -64,10 +64,14 @@ mp=$!
 	--ca-chain "$d/ca/issuercert.pem" --out "$tmp/enrolled" --timeout 60 >"$tmp/enroll.out" 2>&1 ||
 	tap_bail "enrollment failed: $(cat "$tmp/enroll.out")"
 wait "$mp" || true
-# the AK survives a TPM reset only when persistent (the reboot round)
-tpm2_evictcontrol -C o -c "$tmp/agent/ak.ctx" 0x81000010 >/dev/null
+# the AK survives a TPM reset only when persistent (the reboot round): the
+# agent made the trusted AK persistent before it recorded the enrollment
 tpm2_flushcontext -t
-ak=0x81000010
+ak=$(cat "$tmp/agent/ak.handle" 2>/dev/null || echo none)
+tpm2_readpublic -c "$ak" -n "$tmp/persistent.name" >/dev/null 2>&1 || : >"$tmp/persistent.name"
+tap_is "the agent made the enrolled AK persistent (0x81000010, the same TPM name)" \
+	"$ak $(od -An -v -tx1 "$tmp/persistent.name" | tr -d ' \n')" \
+	"0x81000010 $(od -An -v -tx1 "$tmp/agent/ak.name" | tr -d ' \n')"
 
 # the firmware's measurements into PCRs 0-7
 while read -r ext; do tpm2_pcrextend "$ext"; done < <(python3 "$here/ima_list.py" evlog-extends "$evlog")
