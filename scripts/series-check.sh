@@ -26,14 +26,24 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# prefix K: the tree with the first K patches, configured with their
+# fragments, built (IMA_STACK_KERNEL_LOCK=FILE: each build under flock FILE,
+# so other kernel builds on the machine interleave instead of competing)
+prefix() {
+	KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" &&
+		KVARIANT=series-check "$TOP/scripts/kernel-build.sh"
+}
 for k in $(seq 1 ${#patches[@]}); do
 	printf '%s\n' "${patches[@]:0:k}" >"$tmp/series"
 	cp "$TOP"/kernel-patches/*.patch "$tmp/"
-	if KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" >&2 &&
-		KVARIANT=series-check "$TOP/scripts/kernel-build.sh" >&2; then
-		tap_ok "builds with patches 1-$k (${patches[k - 1]})"
+	t0=$(date +%s)
+	if if [ -n "${IMA_STACK_KERNEL_LOCK:-}" ]; then
+		flock "$IMA_STACK_KERNEL_LOCK" bash -c "$(declare -f prefix); tmp=$tmp TOP=$TOP; prefix"
+	else prefix; fi >&2; then
+		tap_ok "builds with patches 1-$k (${patches[k - 1]}; $(($(date +%s) - t0)) s)"
 	else
-		tap_fail "builds with patches 1-$k (${patches[k - 1]})"
+		tap_fail "builds with patches 1-$k (${patches[k - 1]})" "see $LOGS/kernel-series-check-*.log"
 	fi
+	log "prefix $k of ${#patches[@]} done ($(elapsed))"
 done
 tap_done
