@@ -17,23 +17,12 @@ export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 for c in swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3; do
 	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
 done
-make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
-attest=$TOP/tools/ima-attest/build/asan/ima-attest
+. "$TOP/tests/host/attest/setup.sh"
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
 here=$TOP/tests/host/attest
 list=$here/data/guest.ima
 key=$here/data/ima.der
 evlog=$TOP/tools/ima-attest/tests/data/seabios-q35.evlog
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # the guest's TPM, certified by its manufacturer
 d=$tmp/tpm
