@@ -26,20 +26,23 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# prefix K: the tree with the first K patches, configured with their
-# fragments, built (IMA_STACK_KERNEL_LOCK=FILE: each build under flock FILE,
-# so other kernel builds on the machine interleave instead of competing)
+# prefix: the tree with the patches in $tmp/series, configured with their
+# fragments, built. IMA_STACK_KERNEL_LOCK=FILE: each prefix's build holds
+# flock FILE, so other kernel builds on the machine interleave with it
+[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || exec 9>"$IMA_STACK_KERNEL_LOCK"
 prefix() {
+	local rc=0
+	[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || flock 9
 	KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" &&
-		KVARIANT=series-check "$TOP/scripts/kernel-build.sh"
+		KVARIANT=series-check "$TOP/scripts/kernel-build.sh" || rc=$?
+	[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || flock -u 9
+	return "$rc"
 }
+cp "$TOP"/kernel-patches/*.patch "$tmp/"
 for k in $(seq 1 ${#patches[@]}); do
 	printf '%s\n' "${patches[@]:0:k}" >"$tmp/series"
-	cp "$TOP"/kernel-patches/*.patch "$tmp/"
 	t0=$(date +%s)
-	if if [ -n "${IMA_STACK_KERNEL_LOCK:-}" ]; then
-		flock "$IMA_STACK_KERNEL_LOCK" bash -c "$(declare -f prefix); tmp=$tmp TOP=$TOP; prefix"
-	else prefix; fi >&2; then
+	if prefix >&2; then
 		tap_ok "builds with patches 1-$k (${patches[k - 1]}; $(($(date +%s) - t0)) s)"
 	else
 		tap_fail "builds with patches 1-$k (${patches[k - 1]})" "see $LOGS/kernel-series-check-*.log"
