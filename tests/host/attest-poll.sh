@@ -116,6 +116,9 @@ poll "$tmp/r1" 0
 expect "round 1: 40 entries verified from an empty state (boot_aggregate, signatures, PCR 10), 5 after the quote left" \
 	0 'round 1: PASS, 40 new entries verified, 5 after the quote'
 state_is "the state names entry 40 and its byte offset as the next" 40
+tap_like "round 1's verdict names what it proved: boot identity recorded, entries from 0 with the boot_aggregate, signatures" \
+	"$(grep '^proven:' <<<"$out")" \
+	'boot identity recorded .*40 new entries from entry 0 .*boot_aggregate = the quoted PCRs 0-9; every new file entry.s signature verified'
 # round 2: the verifier asks from entry 40; 30 new entries
 extend_to 70
 quote "$tmp/r2"
@@ -124,6 +127,9 @@ poll "$tmp/r2" "$(start_of 40)"
 expect "round 2: only the 30 entries after the saved offset, verified from the saved PCR 10" \
 	0 'round 2: PASS, 30 new entries verified, 0 after'
 state_is "the state moved to entry 70" 70
+tap_like "round 2's verdict: the same boot, 30 entries from entry 40, no boot_aggregate claimed" \
+	"$(grep '^proven:' <<<"$out" | grep -v 'boot_aggregate')" \
+	'the same boot as the last round .*clock not backwards\); 30 new entries from entry 40 '
 
 # attacks, each against the state after round 2
 extend_to 80

@@ -634,7 +634,7 @@ static int cmd_poll(int argc, char **argv)
 	struct att_poll_state st;
 	char err[256], path[4096], *end;
 	int opt, rc = 2, nlen, i, ls;
-	bool had_boot, first;
+	bool first;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -665,7 +665,7 @@ static int cmd_poll(int argc, char **argv)
 		fprintf(stderr, "ima-attest: %s\n", err);
 		return 2;
 	}
-	had_boot = st.have_boot;
+	first = !st.have_boot;
 	msg = slurp(msgf, 1 << 16, &msg_len);
 	sig = slurp(sigf, 1 << 16, &sig_len);
 	vals = slurp(pcrf, 1 << 16, &vals_len);
@@ -726,7 +726,6 @@ verdict:
 		rc = 1;
 		goto out;
 	}
-	first = !had_boot;
 	if (att_poll_save(&st, statef)) {
 		fprintf(stderr, "ima-attest: cannot write %s\n", statef);
 		goto out;
