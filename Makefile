@@ -71,6 +71,7 @@ check-pristine: deps keys rootfs
 # The read-cache boot on an unpatched linux-source-6.12 with our config:
 # does 6.12 have the bug patch 0003 fixes? Not part of `make check`.
 check-6.12: deps
+	@$(S)/deps.sh linux-source-6.12
 	@UPSTREAM_VERSION=6.12 $(S)/upstream-check.sh
 
 # the series' red/green table in README.md and the cover letter, from the
