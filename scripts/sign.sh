@@ -220,6 +220,10 @@ done
 # appraise-all: every rule of the boot policy, then appraisal of everything
 # executed, mapped executable or read by root (policies/appraise-all.rules)
 cat "$TOP/policies/ima-policy" "$TOP/policies/appraise-all.rules" >"$tmp/etc/ima/appraise-all"
+# kexec-cut-policy (98-kexec-cut-*): the measure rule of
+# policies/kexec-cut.rules first (IMA takes the first matching measure
+# rule), then every rule of the boot policy
+cat "$TOP/policies/kexec-cut.rules" "$TOP/policies/ima-policy" >"$tmp/etc/ima/kexec-cut-policy"
 
 # 2b. the user's own policy and files
 if [ -n "$user_policy" ]; then

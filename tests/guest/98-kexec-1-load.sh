@@ -21,27 +21,10 @@ mkdir -p "$out"
 
 [ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
 	tap_bail "the boot row names no suite after this one: nothing would run after the kexec"
-stage=1 next=()
-read -ra words </proc/cmdline
-for w in "${words[@]}"; do
-	case $w in
-	ima_stack.stage=*) stage=${w#*=} ;;
-	ima_stack.tests=*) ;;
-	*) next+=("$w") ;;
-	esac
-done
-next+=("ima_stack.tests=$IMA_STACK_NEXT_TESTS" "ima_stack.stage=$((stage + 1))")
-cmdline="${next[*]}"
+cmdline=$(kexec_next_cmdline)
 echo "$cmdline" >"$out/next-cmdline"
 
-# kexec_records NAME: the ima_kexec records NAME (kexec_load, kexec_execute)
-# as "LINE TEXT", LINE the 1-based line of the ascii list
-kexec_records() {
-	awk -v n="$1" '$3 == "ima-buf" && $5 == n {print NR, $6}' "$ASCII" |
-		while read -r l hex; do echo "$l $(xxd -r -p <<<"$hex")"; done
-}
-# field TEXT NAME: the number NAME= in a record's text
-field() { sed -n "s/.*\\b$2=\\([0-9]*\\);.*/\\1/p" <<<"$1"; }
+# kexec_records, kexec_field, kexec_next_cmdline: tests/lib/guest.sh
 loaded() { cat /sys/kernel/kexec_loaded; }
 
 # check_load NAME: the newest kexec_load record is new, counts the entries
@@ -51,8 +34,8 @@ check_load() {
 	rec=$(kexec_records kexec_load | tail -n 1)
 	tap_is "$n: one new ima_kexec kexec_load record" "$(kexec_records kexec_load | wc -l)" "$((nrec + 1))"
 	nrec=$(kexec_records kexec_load | wc -l)
-	line=${rec%% *} s=$(field "$rec" kexec_segment_size)
-	b=$(field "$rec" ima_binary_runtime_size) c=$(field "$rec" ima_runtime_measurements_count)
+	line=${rec%% *} s=$(kexec_field "$rec" kexec_segment_size)
+	b=$(kexec_field "$rec" ima_binary_runtime_size) c=$(kexec_field "$rec" ima_runtime_measurements_count)
 	tap_is "$n: kexec_load counts the entries before it" "${c:-none}" "$((${line:-0} - 1))"
 	if [ -n "$s" ] && [ -n "$b" ] && [ "$b" -lt "$s" ]; then
 		tap_ok "$n: the segment ($s bytes) holds the list ($b bytes) with room to spare"

@@ -19,11 +19,7 @@ S1=$R/stage1
 K=$IMA_STACK/kexec
 BIN=$IMA_SFS/binary_runtime_measurements
 
-kexec_records() {
-	awk -v n="$1" '$3 == "ima-buf" && $5 == n {print NR, $6}' "$ASCII" |
-		while read -r l hex; do echo "$l $(xxd -r -p <<<"$hex")"; done
-}
-field() { sed -n "s/.*\\b$2=\\([0-9]*\\);.*/\\1/p" <<<"$1"; }
+# kexec_records, kexec_field, tap_appraisal_enforced: tests/lib/guest.sh
 
 [ -s "$S1/ascii_runtime_measurements" ] && [ -s "$R/kexec/entries-at-load" ] ||
 	tap_bail "no stage-1 results in $R (stage1/, kexec/): was this kernel started by 98-kexec-1-load?"
@@ -55,8 +51,8 @@ fi
 mapfile -t ex < <(kexec_records kexec_execute)
 tap_is "exactly one ima_kexec kexec_execute record" "${#ex[@]}" 1
 rec=${ex[0]:-}
-line=${rec%% *} c=$(field "$rec" ima_runtime_measurements_count)
-s=$(field "$rec" kexec_segment_size) b=$(field "$rec" ima_binary_runtime_size)
+line=${rec%% *} c=$(kexec_field "$rec" ima_runtime_measurements_count)
+s=$(kexec_field "$rec" kexec_segment_size) b=$(kexec_field "$rec" ima_binary_runtime_size)
 tap_is "kexec_execute is the last entry carried over (just before the boot_aggregate)" "${line:-none}" "$carried"
 tap_is "kexec_execute counts the entries before it" "${c:-none}" "$(( ${line:-1} - 1 ))"
 if [ -n "$s" ] && [ -n "$b" ] && [ "$b" -lt "$s" ]; then
@@ -92,18 +88,7 @@ for alg in sha1 sha256; do
 done
 
 # appraisal is enforced in this kernel too
-tap_is "the signed policy loaded by path in this kernel" "$(<"$R/policy-load")" OK
-tap_cmd "the .ima keyring holds our IMA key" grep -qxF "$(cert_desc "$IMA_STACK/certs/ima.der")" <(ima_keyring_descriptions)
-tap_errno "kexec_file_load: unsigned kernel denied" EACCES \
-	kcall kexec_file_load "$K/bzImage.unsigned" - "console=ttyS0"
-TF=/sys/devices/virtual/misc/test_firmware
-modprobe test_firmware 2>/dev/null || true
-if [ -d "$TF" ]; then
-	tap_errno "request_firmware: signed blob loads" OK kcall write "$TF/trigger_request" ima-stack/fw.bin
-	tap_errno "request_firmware: unsigned blob denied" EACCES kcall write "$TF/trigger_request" ima-stack/fw-unsigned.bin
-else
-	tap_fail "test_firmware loads (for the unsigned firmware check)" "modprobe test_firmware failed"
-fi
+tap_appraisal_enforced
 
 # kexec -p: the crash kernel gets no IMA segment. The control: a normal load
 # in this kernel is one kexec_load record; the crash load adds none.

@@ -182,3 +182,85 @@ tap_kexec_refused() {
 		tap_fail "$name" "refused for another reason: $out"
 	fi
 }
+
+# --- kexec hand-over helpers (98-kexec-*)
+
+# kexec_records NAME: the ima_kexec records NAME (kexec_load, kexec_execute)
+# as "LINE TEXT", LINE the 1-based line of the ascii list (LIST: another
+# ascii list)
+kexec_records() {
+	awk -v n="$1" '$3 == "ima-buf" && $5 == n {print NR, $6}' "${2:-$ASCII}" |
+		while read -r l hex; do echo "$l $(xxd -r -p <<<"$hex")"; done
+}
+
+# kexec_field TEXT NAME: the number NAME= in an ima_kexec record's text
+kexec_field() { sed -n "s/.*\\b$2=\\([0-9]*\\);.*/\\1/p" <<<"$1"; }
+
+# kexec_next_cmdline: the command line for the next stage, this one with
+# ima_stack.tests= the boot row's remaining globs (IMA_STACK_NEXT_TESTS,
+# set by init) and ima_stack.stage= one more (the caller checks first that
+# IMA_STACK_NEXT_TESTS names a suite)
+kexec_next_cmdline() {
+	local stage=1 w next=() words
+	read -ra words </proc/cmdline
+	for w in "${words[@]}"; do
+		case $w in
+		ima_stack.stage=*) stage=${w#*=} ;;
+		ima_stack.tests=*) ;;
+		*) next+=("$w") ;;
+		esac
+	done
+	next+=("ima_stack.tests=$IMA_STACK_NEXT_TESTS" "ima_stack.stage=$((stage + 1))")
+	echo "${next[*]}"
+}
+
+# list_entry_sizes FILE: the size in bytes of each entry of a binary
+# measurement list (native byte order, as securityfs gives it), one a line:
+# pcr (4), template digest (20), name length (4), name, data length (4),
+# data. A truncated last entry is printed as "truncated".
+list_entry_sizes() {
+	od -An -v -tu1 "$1" | awk '
+		{ for (i = 1; i <= NF; i++) b[n++] = $i }
+		function u32(o) { return b[o] + 256 * b[o + 1] + 65536 * b[o + 2] + 16777216 * b[o + 3] }
+		END {
+			o = 0
+			while (o < n) {
+				if (o + 28 > n) { print "truncated"; exit }
+				p = o + 28 + u32(o + 24)
+				if (p + 4 > n) { print "truncated"; exit }
+				sz = p + 4 + u32(p) - o
+				if (o + sz > n) { print "truncated"; exit }
+				print sz
+				o += sz
+			}
+		}'
+}
+
+# kexec_fit S FILE: how many entries of binary list FILE fit a kexec
+# segment of S bytes: the largest prefix whose size plus the 24-byte
+# segment header (struct ima_kexec_hdr) is at most S
+kexec_fit() {
+	list_entry_sizes "$2" | awk -v s="$1" '
+		$1 == "truncated" { exit 2 }
+		{ t += $1; if (t + 24 > s) exit; k++ }
+		END { print k + 0 }'
+}
+
+# tap_appraisal_enforced: four TAP lines, appraisal as the boot policy
+# wants it in this kernel: the signed policy loaded by path, our IMA key
+# on .ima, an unsigned kexec kernel and an unsigned firmware blob refused
+# with EACCES (a signed one loads). Needs $IMA_STACK/kexec (30-kexec).
+tap_appraisal_enforced() {
+	local tf=/sys/devices/virtual/misc/test_firmware
+	tap_is "the signed policy loaded by path in this kernel" "$(<"$IMA_STACK_RESULTS/policy-load")" OK
+	tap_cmd "the .ima keyring holds our IMA key" grep -qxF "$(cert_desc "$IMA_STACK/certs/ima.der")" <(ima_keyring_descriptions)
+	tap_errno "kexec_file_load: unsigned kernel denied" EACCES \
+		kcall kexec_file_load "$IMA_STACK/kexec/bzImage.unsigned" - "console=ttyS0"
+	modprobe test_firmware 2>/dev/null || true
+	if [ -d "$tf" ]; then
+		tap_errno "request_firmware: signed blob loads" OK kcall write "$tf/trigger_request" ima-stack/fw.bin
+		tap_errno "request_firmware: unsigned blob denied" EACCES kcall write "$tf/trigger_request" ima-stack/fw-unsigned.bin
+	else
+		tap_fail "test_firmware loads (for the unsigned firmware check)" "modprobe test_firmware failed"
+	fi
+}
