@@ -7,6 +7,9 @@
 #          IMA_STACK_NONCE, BOOT_TIMEOUT (seconds, default 900),
 #          IMA_STACK_ATTEST (1: enroll the guest's TPM over the attestation
 #          channel; default 1 when IMA_STACK_NONCE is set, else 0),
+#          IMA_STACK_RESTART (1: a guest reboot restarts the machine, the
+#          same TPM and disks, instead of ending QEMU; make attest's
+#          reboot round),
 #          IMA_STACK_BOOT_ID (the name of this boot in the verifier's
 #          verdict, "boot: ID"; default a random one, kept in
 #          run/<run>/boot-id).
@@ -87,7 +90,7 @@ cmdline+=" ima_stack.mode=$mode ima_stack.tests=${IMA_STACK_TESTS:-*}"
 [ -n "${KCMDLINE_EXTRA:-}" ] && cmdline+=" $KCMDLINE_EXTRA"
 
 qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
-	-no-reboot -nographic -monitor none
+	-nographic -monitor none
 	-kernel "$kdir/out/bzImage" -append "$cmdline"
 	-drive file="$img",if=virtio,format=raw,snapshot=on
 	-drive file="$work/results.img",if=virtio,format=raw
@@ -97,6 +100,9 @@ qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
 	-device virtio-serial-pci,id=vser0
 	-chardev socket,id=chrattest,path="$work/attest.sock",server=on,wait=off
 	-device virtserialport,bus=vser0.0,chardev=chrattest,name=org.ima-stack.attest)
+# a reboot (or a panic: panic=-1) ends the run, unless a round reboots on
+# purpose (the crash detector still reads the whole console afterwards)
+[ "${IMA_STACK_RESTART:-0}" = 1 ] || qemu+=(-no-reboot)
 if [ "$attest" = 1 ]; then
 	make -s -C "$TOP/tools/ima-attest" >&2 || die "cannot build tools/ima-attest"
 fi

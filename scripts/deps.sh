@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Stage deps: install every Debian package the project needs.
-# Input: scripts/packages.txt. Idempotent; quick when all are present.
+# Input: scripts/packages.txt, plus package names given as arguments.
+# Idempotent; quick when all are present.
 . "$(dirname "$0")/lib.sh"
 
 list=$TOP/scripts/packages.txt
 mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+# extra packages a single target needs (make check-6.12: linux-source-6.12)
+pkgs+=("$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -20,6 +20,9 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 [ -f "$tarball" ] || die "$tarball not found (package linux-source-6.1): run \`make deps\`"
 
 pristine=$CACHE/kernel/pristine-tree
+case $variant in
+upstream-*) pristine=$CACHE/kernel/pristine-tree-${variant#upstream-} ;;
+esac
 kdir=$CACHE/kernel/$variant
 series=${KSERIES:-$TOP/kernel-patches/series}
 pdir=$(dirname "$series")
@@ -39,7 +42,7 @@ fi
 
 # 2. the list of patches for this variant
 patches=()
-if [ "$variant" != pristine ] && [ -f "$series" ]; then
+if [ "$variant" != pristine ] && [ "${variant#upstream-}" = "$variant" ] && [ -f "$series" ]; then
 	while read -r p; do
 		[ -n "$p" ] || continue
 		[ -f "$pdir/$p" ] ||
@@ -48,8 +51,8 @@ if [ "$variant" != pristine ] && [ -f "$series" ]; then
 	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
 fi
 case $variant in
-patched | pristine | series-check) ;;
-*) die "KVARIANT=$variant: use patched or pristine" ;;
+patched | pristine | series-check | upstream-?*) ;;
+*) die "KVARIANT=$variant: use patched, pristine or upstream-VER" ;;
 esac
 
 key=$( (echo "$tarhash"; for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)

@@ -26,14 +26,27 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# prefix: the tree with the patches in $tmp/series, configured with their
+# fragments, built. IMA_STACK_KERNEL_LOCK=FILE: each prefix's build holds
+# flock FILE, so other kernel builds on the machine interleave with it
+[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || exec 9>"$IMA_STACK_KERNEL_LOCK"
+prefix() {
+	local rc=0
+	[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || flock 9
+	KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" &&
+		KVARIANT=series-check "$TOP/scripts/kernel-build.sh" || rc=$?
+	[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || flock -u 9
+	return "$rc"
+}
+cp "$TOP"/kernel-patches/*.patch "$tmp/"
 for k in $(seq 1 ${#patches[@]}); do
 	printf '%s\n' "${patches[@]:0:k}" >"$tmp/series"
-	cp "$TOP"/kernel-patches/*.patch "$tmp/"
-	if KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" >&2 &&
-		KVARIANT=series-check "$TOP/scripts/kernel-build.sh" >&2; then
-		tap_ok "builds with patches 1-$k (${patches[k - 1]})"
+	t0=$(date +%s)
+	if prefix >&2; then
+		tap_ok "builds with patches 1-$k (${patches[k - 1]}; $(($(date +%s) - t0)) s)"
 	else
-		tap_fail "builds with patches 1-$k (${patches[k - 1]})"
+		tap_fail "builds with patches 1-$k (${patches[k - 1]})" "see $LOGS/kernel-series-check-*.log"
 	fi
+	log "prefix $k of ${#patches[@]} done ($(elapsed))"
 done
 tap_done

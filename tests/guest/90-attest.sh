@@ -49,7 +49,9 @@ echo "$list" >"$out/pcr-list"
 printf '%s\n' "$nonce" >"$out/nonce"
 
 agent=/run/attest
-if grep -qw ima_stack.attest=1 /proc/cmdline; then
+stage=$(sed -n 's/.*\bima_stack\.stage=\([0-9]*\).*/\1/p' /proc/cmdline)
+stage=${stage:-1}
+if grep -qw ima_stack.attest=1 /proc/cmdline && [ "$stage" = 1 ]; then
 	# the agent answers the host while the suites before this one ran
 	for _ in $(seq 600); do
 		[ -s "$agent/enrolled" ] && break
@@ -62,6 +64,21 @@ if grep -qw ima_stack.attest=1 /proc/cmdline; then
 		tpm2_readpublic -c "$ak" -f pem -o "$out/ak.pem"
 	cp "$agent/ak.name" "$out/ak.name"
 	tpm2_readpublic -c "$agent/ek.ctx" -f pem -o "$out/ek.pem" >/dev/null
+elif grep -qw ima_stack.attest=1 /proc/cmdline; then
+	# a kernel started by kexec: the host enrolled the AK in stage 1,
+	# whose agent made it persistent; init carried the agent's record
+	carried=$IMA_STACK_RESULTS/stage1/agent
+	tap_is "stage $stage: the host verifier enrolled the AK in stage 1 (the agent's record, carried over kexec)" \
+		"$(cat "$carried/enrolled" 2>/dev/null || echo "no record in $carried")" trusted
+	ak=$(cat "$carried/ak.handle" 2>/dev/null || echo none)
+	tap_cmd "the persistent AK ($ak) as PEM (tpm2_readpublic)" \
+		tpm2_readpublic -c "$ak" -f pem -o "$out/ak.pem" -n "$work/ak.name"
+	# hexname FILE: a TPM name as hex, or why there is none
+	hexname() { [ -s "$1" ] && od -An -v -tx1 "$1" | tr -d ' \n' || echo "no name in $1"; }
+	tap_is "the persistent AK is the key stage 1 enrolled (TPM names)" \
+		"$(hexname "$work/ak.name")" "$(hexname "$carried/ak.name")"
+	cp "$work/ak.name" "$out/ak.name" 2>/dev/null || true
+	tpm2_createek -c "$work/ek.ctx" -G rsa -u "$out/ek.pem" -f pem >/dev/null
 else
 	tap_cmd "tpm2_createek: RSA EK in the endorsement hierarchy, public part as PEM" \
 		tpm2_createek -c "$work/ek.ctx" -G rsa -u "$out/ek.pem" -f pem

@@ -17,20 +17,9 @@ for c in swtpm swtpm_setup swtpm_localca tpm2_createek python3 xxd; do
 	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
 done
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
-make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
-attest=$TOP/tools/ima-attest/build/asan/ima-attest
+. "$TOP/tests/host/attest/setup.sh"
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
 mitm=$TOP/tests/host/attest/mitm.py
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # tpm NAME: a TPM whose EK certificate CA NAME issued; swtpm on a unix socket
 tpm() {

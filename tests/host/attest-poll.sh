@@ -17,23 +17,12 @@ export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 for c in swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3; do
 	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
 done
-make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
-attest=$TOP/tools/ima-attest/build/asan/ima-attest
+. "$TOP/tests/host/attest/setup.sh"
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
 here=$TOP/tests/host/attest
 list=$here/data/guest.ima
 key=$here/data/ima.der
 evlog=$TOP/tools/ima-attest/tests/data/seabios-q35.evlog
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # the guest's TPM, certified by its manufacturer
 d=$tmp/tpm
@@ -64,10 +53,14 @@ mp=$!
 	--ca-chain "$d/ca/issuercert.pem" --out "$tmp/enrolled" --timeout 60 >"$tmp/enroll.out" 2>&1 ||
 	tap_bail "enrollment failed: $(cat "$tmp/enroll.out")"
 wait "$mp" || true
-# the AK survives a TPM reset only when persistent (the reboot round)
-tpm2_evictcontrol -C o -c "$tmp/agent/ak.ctx" 0x81000010 >/dev/null
+# the AK survives a TPM reset only when persistent (the reboot round): the
+# agent made the trusted AK persistent before it recorded the enrollment
 tpm2_flushcontext -t
-ak=0x81000010
+ak=$(cat "$tmp/agent/ak.handle" 2>/dev/null || echo none)
+tpm2_readpublic -c "$ak" -n "$tmp/persistent.name" >/dev/null 2>&1 || : >"$tmp/persistent.name"
+tap_is "the agent made the enrolled AK persistent (0x81000010, the same TPM name)" \
+	"$ak $(od -An -v -tx1 "$tmp/persistent.name" | tr -d ' \n')" \
+	"0x81000010 $(od -An -v -tx1 "$tmp/agent/ak.name" | tr -d ' \n')"
 
 # the firmware's measurements into PCRs 0-7
 while read -r ext; do tpm2_pcrextend "$ext"; done < <(python3 "$here/ima_list.py" evlog-extends "$evlog")
@@ -123,6 +116,9 @@ poll "$tmp/r1" 0
 expect "round 1: 40 entries verified from an empty state (boot_aggregate, signatures, PCR 10), 5 after the quote left" \
 	0 'round 1: PASS, 40 new entries verified, 5 after the quote'
 state_is "the state names entry 40 and its byte offset as the next" 40
+tap_like "round 1's verdict names what it proved: boot identity recorded, entries from 0 with the boot_aggregate, signatures" \
+	"$(grep '^proven:' <<<"$out")" \
+	'boot identity recorded .*40 new entries from entry 0 .*boot_aggregate = the quoted PCRs 0-9; every new file entry.s signature verified'
 # round 2: the verifier asks from entry 40; 30 new entries
 extend_to 70
 quote "$tmp/r2"
@@ -131,6 +127,9 @@ poll "$tmp/r2" "$(start_of 40)"
 expect "round 2: only the 30 entries after the saved offset, verified from the saved PCR 10" \
 	0 'round 2: PASS, 30 new entries verified, 0 after'
 state_is "the state moved to entry 70" 70
+tap_like "round 2's verdict: the same boot, 30 entries from entry 40, no boot_aggregate claimed" \
+	"$(grep '^proven:' <<<"$out" | grep -v 'boot_aggregate')" \
+	'the same boot as the last round .*clock not backwards\); 30 new entries from entry 40 '
 
 # attacks, each against the state after round 2
 extend_to 80

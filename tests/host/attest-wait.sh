@@ -14,18 +14,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/scripts/enroll-wait.sh"
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 command -v python3 >/dev/null || tap_bail "python3 not installed: run \`make deps\`"
-make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
-attest=$TOP/tools/ima-attest/build/asan/ima-attest
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$TOP/tests/host/attest/setup.sh"
 
 pass_lines='PASS TPM identity: EK certificate chains to the manufacturer CA, EK public key matches it
 PASS AK binding: restricted TPM signing key, name recomputed, credential activated by the EK'"'"'s TPM'

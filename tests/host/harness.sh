@@ -105,5 +105,30 @@ tap_is "tally: not ok # TODO is neither a pass nor a failure" \
 tap_is "tally: a bail-out -> a failure" "$(tally_of $'ok 1 - a\nBail out! broken' 99)" "1 1 0 0"
 tap_is "tally: non-zero exit with only ok lines -> a failure" "$(tally_of $'ok 1 - a\n1..1' 2)" "1 1 0 0"
 
+# --- 5. a boot that dies is a failure of the run, never the end of it
+# (check.sh once died itself on a boot whose stderr had no "error:" line,
+# taking the summary with it): a copy of the harness with boot.sh stubbed
+fake=$tmp/fake
+mkdir -p "$fake/scripts" "$fake/tests"
+cp -r "$TOP/scripts/." "$fake/scripts/"
+cp -r "$TOP/tests/lib" "$fake/tests/"
+# stub_boot MESSAGE: boot.sh prints MESSAGE on stderr and exits 3
+stub_boot() {
+	printf '#!/bin/bash\necho %q >&2\nexit 3\n' "$1" >"$fake/scripts/boot.sh"
+	chmod +x "$fake/scripts/boot.sh"
+}
+# fake_check: check.sh on one boot of the stub; "EXIT LAST-LINE BOOT-LINE"
+fake_check() {
+	local out rc=0
+	out=$(BUILD=$tmp/fake-build CHECK_BUILD=0 CHECK_SUITES=guest CHECK_RUN=fake \
+		CHECK_BOOTS='dead|10-*|' bash "$fake/scripts/check.sh" 2>/dev/null) || rc=$?
+	echo "$rc|$(tail -n 1 <<<"$out")|$(head -n 1 "$tmp/fake-build/patched/check-fake/boot-dead.tap" 2>/dev/null || echo none)"
+}
+stub_boot "boot.sh: line 9: syntax error near unexpected token"
+tap_is "check.sh: a boot that dies without an 'error:' line -> one failure, the run completes" \
+	"$(fake_check)" "1|0 passed, 1 failed|not ok 1 - dead boot: boot.sh exit 3"
+stub_boot "[boot] error: the guest kernel oopsed"
+tap_is "check.sh: a boot that dies with its reason -> one failure naming it" \
+	"$(fake_check)" "1|0 passed, 1 failed|not ok 1 - dead boot: the guest kernel oopsed"
 
 tap_done

@@ -30,6 +30,7 @@
  *   kcall mmap_exec PATH           open(O_RDONLY) + mmap(PROT_READ|PROT_EXEC)
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
+ *   kcall restart                  reboot(2) with RESTART, after sync
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -352,7 +353,7 @@ static int usage(void)
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
 		"       add_key TYPE DESC FILE KEYRING | read PATH |\n"
-		"       exec PATH [ARG...] | mmap_exec PATH | errname N | poweroff\n");
+		"       exec PATH [ARG...] | mmap_exec PATH | errname N | poweroff | restart\n");
 	return 2;
 }
 
@@ -399,6 +400,12 @@ int main(int argc, char **argv)
 		return report(syscall(SYS_reboot, LINUX_REBOOT_MAGIC1,
 				      LINUX_REBOOT_MAGIC2,
 				      LINUX_REBOOT_CMD_POWER_OFF, NULL));
+	}
+	if (!strcmp(cmd, "restart") && argc == 2) {
+		sync();
+		return report(syscall(SYS_reboot, LINUX_REBOOT_MAGIC1,
+				      LINUX_REBOOT_MAGIC2,
+				      LINUX_REBOOT_CMD_RESTART, NULL));
 	}
 	return usage();
 }

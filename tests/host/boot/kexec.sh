@@ -4,7 +4,8 @@
 # files the guest sent (stage1/: the first kernel's list and PCRs just
 # before kexec -e; the top level: the second kernel's). Then copies of the
 # results, each forged in one way, that each check must refuse.
-# Usage: kexec.sh RESULTS_DIR
+# Usage: kexec.sh RESULTS_DIR [NONCE]   (NONCE: the host's for this boot;
+#        without it the quote check fails)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$TOP/tests/lib/tap.sh"
@@ -160,6 +161,49 @@ PY
 )
 head -c "$off" "$res/binary_runtime_measurements" >"$d/binary_runtime_measurements"
 forged "the second kernel's entries withheld after the kexec_execute record" audit "$d"
-tap_todo "a fresh quote over the second kernel's list verifies with the enrolled AK" \
-	"the AK is enrolled (credential activation) in the first kernel and its context lives in that kernel's /run: after kexec it is gone; the agent must persist it (tpm2_evictcontrol) and the host carry the enrollment across the stages"
+
+# The quote in the second kernel (90-attest, with the AK the host enrolled
+# in the first kernel by credential activation, persistent in the TPM):
+# checked with the host's own record of that AK and the host's nonce, over
+# the whole list, both kernels' entries. The quote's files are the guest's;
+# the AK and the nonce are never taken from it.
+# c_quote DIR AK: ima-audit on DIR's list with DIR's quote, verified by AK
+c_quote() {
+	local A=$TOP/tools/ima-audit/build/ima-audit q=$1/attest rc=0 got
+	[ -n "$nonce" ] || { echo "no nonce: the host chose none for this boot"; return 1; }
+	[ -s "$2" ] || { echo "no enrolled AK ($2): the host verifier did not enroll this TPM"; return 1; }
+	grep -q '^PASS AK binding' "$1/verifier/verdict" 2>/dev/null ||
+		{ echo "the host verifier's verdict does not pass the AK binding"; return 1; }
+	"$A" --json --quote "$q/quote.msg" --quote-sig "$q/quote.sig" --quote-pcrs "$q/quote.pcrs" \
+		--ak-pub "$2" --nonce "$nonce" --key "$BUILD/keys/ima.der" \
+		"$q/binary_runtime_measurements" >"$tmp/quote.json" 2>&1 || rc=$?
+	got=$(jq -r '.kernels' "$tmp/quote.json" 2>/dev/null)
+	[ "$rc" = 0 ] || { echo "ima-audit exit $rc: $(jq -r '.failures[] | "\(.index): \(.reason)"' "$tmp/quote.json" 2>/dev/null | head -n 3 | tr '\n' ' ')"; return 1; }
+	[ "$got" = 2 ] || { echo "the quoted list holds ${got:-no} kernels, want 2"; return 1; }
+}
+nonce=${2:-}
+q_what="a fresh quote in the second kernel, by the AK the host enrolled in the first (persistent), with the host's nonce, covers the whole list of both kernels"
+genuine=0
+if why=$(c_quote "$res" "$res/verifier/ak.pem"); then tap_ok "$q_what"; genuine=1; else tap_fail "$q_what" "$why"; fi
+# refused NAME DIR AK: the forged copy must fail the quote check, and only a
+# check the genuine files pass can show that
+refused() {
+	if [ "$genuine" != 1 ]; then
+		tap_fail "forged ($1): the quote check refuses it" "the genuine quote fails too: a refusal proves nothing"
+	elif c_quote "$2" "$3" >/dev/null; then
+		tap_fail "forged ($1): the quote check refuses it" "it passed"
+	else
+		tap_ok "forged ($1): the quote check refuses it"
+		c_quote "$2" "$3" | sed 's/^/# /' || true
+	fi
+}
+# forged: the same quote checked with a key the host never enrolled (a
+# forger's own AK), and the first kernel's list presented for the quote
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/rogue.key" 2>/dev/null &&
+	openssl pkey -in "$tmp/rogue.key" -pubout -out "$tmp/rogue.pem" 2>/dev/null ||
+	tap_bail "openssl cannot make a key"
+refused "a key the host never enrolled" "$res" "$tmp/rogue.pem"
+d=$(copy quote-stage1)
+cp "$res/stage1/binary_runtime_measurements" "$d/attest/binary_runtime_measurements"
+refused "the first kernel's list presented for the second kernel's quote" "$d" "$res/verifier/ak.pem"
 tap_done

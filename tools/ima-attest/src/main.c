@@ -634,6 +634,7 @@ static int cmd_poll(int argc, char **argv)
 	struct att_poll_state st;
 	char err[256], path[4096], *end;
 	int opt, rc = 2, nlen, i, ls;
+	bool first;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -664,6 +665,7 @@ static int cmd_poll(int argc, char **argv)
 		fprintf(stderr, "ima-attest: %s\n", err);
 		return 2;
 	}
+	first = !st.have_boot;
 	msg = slurp(msgf, 1 << 16, &msg_len);
 	sig = slurp(sigf, 1 << 16, &sig_len);
 	vals = slurp(pcrf, 1 << 16, &vals_len);
@@ -728,6 +730,16 @@ verdict:
 		fprintf(stderr, "ima-attest: cannot write %s\n", statef);
 		goto out;
 	}
+	/* what this round proved, and what a round never proves */
+	printf("proven: TPM identity and AK binding (%s/verdict); the quote signed by that AK over this round's nonce; %s (resetCount %lu, restartCount %lu%s); %llu new entries from entry %llu replay from the saved state to the quoted PCR 10 in both banks%s; %s\n",
+	       dir, first ? "boot identity recorded" : "the same boot as the last round",
+	       (unsigned long)st.reset_count, (unsigned long)st.restart_count,
+	       first ? "" : ", clock not backwards",
+	       (unsigned long long)r.verified, (unsigned long long)(st.next_index - r.verified),
+	       st.next_index == r.verified && r.verified ? ", entry 0's boot_aggregate = the quoted PCRs 0-9" : "",
+	       r.verifier ? "every new file entry's signature verified with the IMA key" :
+			    "signatures not checked (no --key)");
+	printf("not proven by a round: the firmware event log (ima-attest verify), the active policy (ima-audit --expect-policy)\n");
 	printf("round %llu: PASS, %llu new entries verified, %llu after the quote left for the next round; next entry %llu at byte %llu\n",
 	       (unsigned long long)st.rounds, (unsigned long long)r.verified,
 	       (unsigned long long)r.uncovered, (unsigned long long)st.next_index,

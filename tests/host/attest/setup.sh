@@ -1,0 +1,16 @@
+# shellcheck shell=bash
+# Sourced by the ima-attest host tests (attest-enroll, attest-poll,
+# attest-wait) after tests/lib/tap.sh: the ASan/UBSan build of ima-attest
+# in $attest, a scratch directory $tmp, and $pids, the background
+# processes (swtpm, relays) killed on exit with $tmp removed.
+make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
+attest=$TOP/tools/ima-attest/build/asan/ima-attest
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
