@@ -1,11 +1,10 @@
 #!/bin/bash
 # Loader benchmark (make bench-kernel; not part of make check): a 64 MiB
-# signed firmware blob through request_firmware() with IMA appraisal, with
-# shash and with ahash (patch 0002), against sha256sum and dd of the same
+# signed firmware blob through request_firmware() with IMA appraisal (shash:
+# patch 0002 removed IMA's ahash path), against sha256sum and dd of the same
 # bytes in the same guest. Boot it with the loader-only policy, so that
 # nothing but the loader hashes the blob. The modes are interleaved round by
-# round in one boot (IMA's ahash_minsize and ahash_bufsize are writable
-# module parameters), so that drift between boots cannot bias the ratios.
+# round in one boot, so that drift between boots cannot bias the ratios.
 # Each timing starts from the same state: caches dropped (the inode and its
 # IMA state go, so the next load hashes and verifies again), then the file
 # read once to warm the page cache. Prints TAP plus "# bench:" lines.
@@ -21,7 +20,6 @@ done
 name=ima-stack/fw-64m.bin
 f=/usr/lib/firmware/$name
 TF=/sys/devices/virtual/misc/test_firmware
-P=/sys/module/ima/parameters
 
 us_since() { echo $((($(date +%s%N) - $1) / 1000)); }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
@@ -30,10 +28,8 @@ warm() {
 	echo 3 >/proc/sys/vm/drop_caches
 	cat "$f" >/dev/null
 }
-# load MINSIZE BUFSIZE: one timed request_firmware() of the blob
+# load: one timed request_firmware() of the blob
 load() {
-	echo "$1" >"$P/ahash_minsize"
-	echo "$2" >"$P/ahash_bufsize"
 	warm
 	local t r
 	t=$(date +%s%N)
@@ -47,9 +43,7 @@ load() {
 
 declare -A t
 for _ in $(seq "$rounds"); do
-	t[shash]+=" $(load 0 4096)"
-	t[ahash]+=" $(load 4096 4096)"
-	t[ahash-1m]+=" $(load 4096 1M)"
+	t[shash]+=" $(load)"
 	warm
 	s=$(date +%s%N)
 	sha256sum "$f" >/dev/null
@@ -59,9 +53,8 @@ for _ in $(seq "$rounds"); do
 	dd if="$f" of=/dev/null bs=64M count=1 status=none
 	t[dd]+=" $(us_since "$s")"
 done
-echo 0 >"$P/ahash_minsize"
 check_entry "the blob was measured with its signature" "$f"
-for k in shash ahash ahash-1m sha256sum dd; do
+for k in shash sha256sum dd; do
 	echo "# bench: $k rounds=$rounds us=${t[$k]# } median_us=$(tr ' ' '\n' <<<"${t[$k]# }" | median)"
 done
 tap_done
