@@ -1,5 +1,5 @@
 #!/bin/bash
-# The policy as critical data (kernel-patches 0007), label ima_policy_loaded:
+# The policy as critical data (kernel-patches 0008), label ima_policy_loaded:
 # every successful update logs the complete active policy as an ima-buf
 # entry "ima_policy_loaded", and, before it is parsed, what was given as an
 # entry "ima_policy_update", when the policy in force measures it; an update
@@ -23,7 +23,7 @@ hex() { xxd -p | tr -d '\n'; }
 n0=$(policy_entries | wc -l)
 if [ "$n0" -eq 0 ]; then
 	tap_fail "the policy loaded at boot was logged as ima_policy_loaded critical data" \
-		"no ima_policy_loaded entry: is kernel-patches 0007 applied?"
+		"no ima_policy_loaded entry: is kernel-patches 0008 applied?"
 else
 	tap_is "the first ima_policy_loaded entry is the policy as it was at boot" \
 		"$(policy_entries | head -n 1 | xxd -r -p)" "$(<"$IMA_STACK_RESULTS/policy-at-boot")"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The common loader's contract, for every kernel_read_file_id, through
-# lib/test_kernel_read_file (kernel-patches 0004):
+# lib/test_kernel_read_file (kernel-patches 0009):
 #  - EINVAL for a directory, a non-regular file, an empty file;
 #  - EFBIG when the file exceeds the buffer; ETXTBSY while a writer has it;
 #  - IMA appraises by the func read_idmap maps the id to (FILE_CHECK, not

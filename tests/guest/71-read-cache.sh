@@ -11,7 +11,7 @@
 #    signature rule for root, same file owner (the same gap in each group);
 #  - appraise_algos: the cached result is not checked against it;
 #  - every pair of loader ids through test_kernel_read_file (kernel-patches
-#    0007; skipped on a kernel without it).
+#    0009; skipped on a kernel without it).
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"

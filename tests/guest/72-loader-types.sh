@@ -6,7 +6,7 @@
 #    (here: after 10 s);
 #  - a character device node: 6.1.192 opens it (its driver's open() runs)
 #    before refusing it; an inotify watch on the node sees the open/close;
-#  - the same through test_kernel_read_file (kernel-patches 0007) for every
+#  - the same through test_kernel_read_file (kernel-patches 0009) for every
 #    id, by path and by path in the init namespace.
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR

@@ -1,6 +1,6 @@
 #!/bin/bash
 # A first custom policy without a CRITICAL_DATA rule is still recorded
-# (kernel-patches 0007): the boot policy (ima_policy=critical_data) decides
+# (kernel-patches 0008): the boot policy (ima_policy=critical_data) decides
 # whether the update is measured, before it is parsed, as an ima-buf entry
 # with event name ima_policy_update holding the file's content; the active
 # policy record (ima_policy_loaded) is decided by the new policy, which

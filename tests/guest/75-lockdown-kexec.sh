@@ -1,6 +1,6 @@
 #!/bin/bash
 # kexec_file_load under lockdown=integrity (issue 13 item 2, kernel-patches
-# 0009). Our bzImage has no PE signature, so kimage_validate_signature()
+# 0006). Our bzImage has no PE signature, so kimage_validate_signature()
 # lets it in under LOCKDOWN_KEXEC only when ima_appraise_signature() says
 # the IMA policy makes every kexec kernel carry an IMA signature; otherwise
 # it refuses with EPERM. IMA's own appraisal refuses with EACCES, earlier.
@@ -12,7 +12,7 @@
 #                  KEXEC_KERNEL_CHECK rule. A kernel on tmpfs is never
 #                  appraised, so the policy promises nothing: every kernel
 #                  without a PE signature is refused with EPERM, the
-#                  unsigned one on tmpfs (loaded on a kernel without 0009)
+#                  unsigned one on tmpfs (loaded on a kernel without 0006)
 #                  and our IMA-signed one on the root file system alike.
 #   lockdown-cond  policies/lockdown-cond-policy: the imasig
 #                  KEXEC_KERNEL_CHECK rule has a condition (fsmagic=ext4)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kexec hand-over, stage 1 (kernel-patches 0020-0026; issue 12). Loads our
+# kexec hand-over, stage 1 (kernel-patches 0010-0016; issue 12). Loads our
 # signed kernel for the next stage with `kexec -s -l` (no initramfs, the
 # same root), loads it again, unloads it and loads it once more (the 6.12.y
 # backport faulted in ima_dump_measurement_list() on a repeated load); each

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kexec hand-over, stage 2 (kernel-patches 0020-0026; issue 12): runs in
+# kexec hand-over, stage 2 (kernel-patches 0010-0016; issue 12): runs in
 # the kernel that 98-kexec-1-load loaded and init executed. What the first
 # kernel measured up to the jump must be here, entry for entry, closed by
 # exactly one kexec_execute record that counts the entries before it; then

@@ -1,6 +1,6 @@
 #!/bin/bash
-# kexec hand-over that does not fit, stage 1 (kernel-patches 0023-0025;
-# issue 12): the "copy what fits" path of 0024. Loads our signed kernel
+# kexec hand-over that does not fit, stage 1 (kernel-patches 0013-0015;
+# issue 12): the "copy what fits" path of 0014. Loads our signed kernel
 # with `kexec -s -l`; the kexec_load record gives the segment size S (the
 # list at load plus CONFIG_IMA_KEXEC_EXTRA_MEMORY_KB, page aligned). Then
 # measures so many new entries that the list outgrows S by at least
@@ -77,7 +77,7 @@ s=$(kexec_field "$rec" kexec_segment_size)
 if [ -n "$s" ]; then
 	tap_cmd "the segment ($s bytes) holds the list at load ($b_load bytes)" test "$b_load" -le "$s"
 else
-	# pristine: no record; size it as 0024 would, so the boot goes on and
+	# pristine: no record; size it as 0014 would, so the boot goes on and
 	# stage 2 shows what the kernel handed over instead
 	s=$(((b_load + 40 * 1024 + 4095) / 4096 * 4096))
 	tap_fail "the kexec_load record gives the segment size" \

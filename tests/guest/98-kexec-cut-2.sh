@@ -1,5 +1,5 @@
 #!/bin/bash
-# kexec hand-over that does not fit, stage 2 (kernel-patches 0023-0025;
+# kexec hand-over that does not fit, stage 2 (kernel-patches 0013-0015;
 # issue 12): runs in the kernel that 98-kexec-cut-1 loaded and init
 # executed after outgrowing the segment. What it must have got: a strict
 # prefix of the first kernel's list, exactly as many entries as fit in the

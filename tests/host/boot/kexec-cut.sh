@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host check of the kexec-cut boot's results (issue 12, kernel-patches 0024:
+# Host check of the kexec-cut boot's results (issue 12, kernel-patches 0014:
 # the list outgrew the segment; make check runs it in place of the audit
 # of that boot, whose whole-list verdicts are meant to fail here). From the
 # files the guest sent: stage1/, the first kernel's list and PCRs just
@@ -171,7 +171,7 @@ done
 e1=$(python3 "$tmp/replay.py" fit "$((s + 4096))" "$res/stage1/binary_runtime_measurements")
 tap_cmd "forged (a segment one page larger): the fit check sees more entries ($e1 > $want)" test "$e1" -gt "$want"
 
-# --- the first kernel said so (0024's warning, on the boot's console)
+# --- the first kernel said so (0014's warning, on the boot's console)
 variant=$(basename "$(dirname "$(dirname "$res")")")
 console=$BUILD/logs/console-$variant-$(basename "$res").log
 if [ -f "$console" ]; then
