@@ -15,22 +15,13 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/guest.sh"
 
 R=$IMA_STACK_RESULTS
-S1=$R/stage1
 K=$IMA_STACK/kexec
 BIN=$IMA_SFS/binary_runtime_measurements
 
-# kexec_records, kexec_field, tap_appraisal_enforced: tests/lib/guest.sh
+# kexec_stage2_begin, kexec_records, kexec_field, tap_appraisal_enforced:
+# tests/lib/guest.sh
 
-[ -s "$S1/ascii_runtime_measurements" ] && [ -s "$R/kexec/entries-at-load" ] ||
-	tap_bail "no stage-1 results in $R (stage1/, kexec/): was this kernel started by 98-kexec-1-load?"
-tap_cmd "this kernel was started by kexec (ima_stack.stage=2)" grep -qw 'ima_stack.stage=2' /proc/cmdline
-
-n1=$(wc -l <"$S1/ascii_runtime_measurements")
-n_load=$(<"$R/kexec/entries-at-load")
-mapfile -t ba < <(awk '$5 == "boot_aggregate" {print NR}' "$ASCII")
-tap_is "two boot_aggregate entries: the first kernel's and this kernel's" "${#ba[@]}" 2
-# carried: the entries before this kernel's boot_aggregate
-carried=$(( ${ba[1]:-1} - 1 ))
+kexec_stage2_begin entries-at-load 98-kexec-1-load
 why="carried $carried entries; the first kernel had $n_load at load and $n1 when init snapshotted the list before kexec -e"
 [ "$carried" != "$n_load" ] || why+=" (= the count at load: the list was copied at load, not at execute)"
 if head -n "$n1" "$ASCII" | cmp -s - "$S1/ascii_runtime_measurements"; then

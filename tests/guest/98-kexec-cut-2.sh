@@ -20,19 +20,10 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/guest.sh"
 
 R=$IMA_STACK_RESULTS
-S1=$R/stage1
 BIN=$IMA_SFS/binary_runtime_measurements
 
-[ -s "$S1/ascii_runtime_measurements" ] && [ -s "$R/kexec/segment-size" ] ||
-	tap_bail "no stage-1 results in $R (stage1/, kexec/): was this kernel started by 98-kexec-cut-1?"
-tap_cmd "this kernel was started by kexec (ima_stack.stage=2)" grep -qw 'ima_stack.stage=2' /proc/cmdline
-
-n1=$(wc -l <"$S1/ascii_runtime_measurements")
-n_load=$(<"$R/kexec/entries-at-load")
+kexec_stage2_begin segment-size 98-kexec-cut-1
 s=$(<"$R/kexec/segment-size")
-mapfile -t ba < <(awk '$5 == "boot_aggregate" {print NR}' "$ASCII")
-tap_is "two boot_aggregate entries: the first kernel's and this kernel's" "${#ba[@]}" 2
-carried=$((${ba[1]:-1} - 1))
 want=$(kexec_fit "$s" "$S1/binary_runtime_measurements") ||
 	tap_bail "the saved list $S1/binary_runtime_measurements does not parse (a truncated entry)"
 why="carried $carried entries; the first kernel had $n_load at load and $n1 at the save before kexec -e; $want fit in the $s-byte segment"

@@ -214,6 +214,26 @@ kexec_next_cmdline() {
 	echo "${next[*]}"
 }
 
+# kexec_stage2_begin FILE STAGE1: the common start of a stage-2 suite.
+# Bails unless stage 1 (suite STAGE1) left its list in stage1/ and
+# kexec/FILE in the results; asserts (two TAP lines) that this kernel was
+# started by kexec and that the list holds two boot_aggregates. Sets S1
+# (stage 1's results), n1 (the entries stage 1 saved before kexec -e),
+# n_load (the entries at load) and carried (the entries before this
+# kernel's boot_aggregate).
+kexec_stage2_begin() {
+	local r=$IMA_STACK_RESULTS ba
+	S1=$r/stage1
+	[ -s "$S1/ascii_runtime_measurements" ] && [ -s "$r/kexec/$1" ] ||
+		tap_bail "no stage-1 results in $r (stage1/, kexec/$1): was this kernel started by $2?"
+	tap_cmd "this kernel was started by kexec (ima_stack.stage=2)" grep -qw 'ima_stack.stage=2' /proc/cmdline
+	n1=$(wc -l <"$S1/ascii_runtime_measurements")
+	n_load=$(<"$r/kexec/entries-at-load")
+	mapfile -t ba < <(awk '$5 == "boot_aggregate" {print NR}' "$ASCII")
+	tap_is "two boot_aggregate entries: the first kernel's and this kernel's" "${#ba[@]}" 2
+	carried=$((${ba[1]:-1} - 1))
+}
+
 # list_entry_sizes FILE: the size in bytes of each entry of a binary
 # measurement list (native byte order, as securityfs gives it), one a line:
 # pcr (4), template digest (20), name length (4), name, data length (4),
