@@ -47,11 +47,20 @@ tapfile() {
 	esac
 }
 
+# clip N: each line cut to at most N characters at a word boundary, "..."
+# marking a cut
+clip() {
+	awk -v n="$1" '{
+		if (length($0) <= n) { print; next }
+		s = substr($0, 1, n); sub(/[ ,;:]+[^ ]*$/, "", s); print s "..."
+	}'
+}
+
 # firstfail TAPFILE: the descriptions of the first two failed checks
 firstfail() {
 	[ -f "$1" ] || return 0
 	grep -E '^not ok [0-9]*' "$1" | grep -vE '# (TODO|todo)' | head -n 2 |
-		sed -E 's/^not ok [0-9]* *-? *//; s/\|/\//g' | cut -c1-90 | paste -sd';' | sed 's/;/; /g'
+		sed -E 's/^not ok [0-9]* *-? *//; s/\|/\//g' | clip 90 | paste -sd';' | sed 's/;/; /g'
 }
 
 # cell DIR GLOBS: the counts of the suites matching GLOBS in run DIR, summed,
@@ -81,7 +90,8 @@ cell() {
 			boot=${g#guest/}
 			boot=${boot%%/*}
 			if grep -q "^# guest/boot-$boot " "$dir/summary" && [ -f "$dir/boot-$boot.tap" ]; then
-				bf+="${bf:+; }boot \`$boot\` failed: $(sed -n 's/^not ok 1 - [^:]*: //p' "$dir/boot-$boot.tap" | head -n 1 | cut -c1-120 | sed 's/|/\//g')"
+				bf+="${bf:+; }boot \`$boot\` failed: $(sed -n 's/^not ok 1 - [^:]*: //p' "$dir/boot-$boot.tap" | head -n 1 |
+					sed -E 's/ \(console tail above[^)]*\)//; s/\|/\//g' | clip 120)"
 			fi
 			;;
 		esac

@@ -18,17 +18,19 @@ sumline() { printf '# %-34s %3d passed, %d failed, %d skipped, %d todo\n' "$@"; 
 row() { grep -F "| $1 |" <<<"$out" | head -n 1; }
 
 P=$tmp/patched/check-check O=$tmp/pristine/check-pristine
-mkdir -p "$P" "$O" "$tmp/pristine/results/pristine-b1/tap"
+mkdir -p "$P" "$O" "$tmp/pristine/results/pristine-b1/tap" "$tmp/pristine/results/pristine-b4/tap"
 {
 	sumline guest/b1/10-a 5 0 0 0
 	sumline guest/b2/20-b 3 0 0 1
 	sumline guest/b3/30-c 2 0 0 0
+	sumline guest/b4/40-d 1 0 0 0
 	sumline audit/b1 11 0 0 0
 	sumline audit/b2 11 0 0 0
 } >"$P/summary"
 {
 	sumline guest/b1/10-a 3 2 0 0
 	sumline guest/boot-b3 0 1 0 0
+	sumline guest/b4/40-d 0 1 0 0
 	sumline audit/b1 10 1 0 0
 	sumline audit/b2 11 0 0 0
 } >"$O/summary"
@@ -41,7 +43,10 @@ not ok 4 - a known gap # TODO not fixed
 ok 5 - last
 1..5
 T
-printf 'not ok 1 - b3 boot: kernel oops: BUG: unable to handle page fault\n1..1\n' >"$O/boot-b3.tap"
+printf 'not ok 1 - b3 boot: kernel oops: BUG: unable to handle page fault (console tail above; full log /x/console-b3)\n1..1\n' >"$O/boot-b3.tap"
+# 108 characters: cut to the last whole word within 90
+printf "not ok 1 - the first kernel's list (just before kexec -e) is a byte prefix of the second kernel's list, entry for entry\n1..1\n" \
+	>"$tmp/pristine/results/pristine-b4/tap/40-d.tap"
 printf 'ok 1 - x\nnot ok 2 - no recorded policy\n1..2\n' >"$O/audit-b1.tap"
 printf 'date 2026-12-03 10:00 UTC\ncommit abc1234\ntotal 32 passed, 0 failed, 0 skipped, 1 TODO, in 1m00s\n' >"$P/meta"
 cat >"$tmp/evidence" <<'E'
@@ -50,6 +55,7 @@ cat >"$tmp/evidence" <<'E'
 0002|guest/b2/20-b|with a todo
 0003|guest/b3/30-c|crashes unfixed
 0004|audit/*|audits
+0006|guest/b4/40-d|long
 E
 export REDGREEN_EVIDENCE=$tmp/evidence
 
@@ -59,10 +65,12 @@ tap_is "a red suite: its counts and its first two failed checks, from its TAP" "
 	"| 0001 | loader types | \`guest/b1/10-a\` | 5 passed | 3 passed, 2 failed: the FIFO path is refused at once; the device node is not opened |"
 tap_is "a TODO is counted as a TODO, never as a pass; not run where a run lacks the suite" "$(row 0002)" \
 	"| 0002 | with a todo | \`guest/b2/20-b\` | 3 passed, 1 TODO | not run |"
-tap_is "a boot that did not finish: its reason, not 'not run'" "$(row 0003)" \
+tap_is "a boot that did not finish: its reason, not 'not run', without the console pointer" "$(row 0003)" \
 	"| 0003 | crashes unfixed | \`guest/b3/30-c\` | 2 passed | boot \`b3\` failed: kernel oops: BUG: unable to handle page fault |"
 tap_is "a glob sums its suites and names the failures of each" "$(row 0004)" \
 	"| 0004 | audits | \`audit/*\` | 22 passed (2 suites) | 21 passed, 1 failed (2 suites): no recorded policy |"
+tap_is "a long failure: cut at a word, marked ..." "$(row 0006)" \
+	"| 0006 | long | \`guest/b4/40-d\` | 1 passed | 0 passed, 1 failed: the first kernel's list (just before kexec -e) is a byte prefix of the second kernel's... |"
 tap_like "the header names each run's date, commit and totals, or says they were not recorded" \
 	"$(sed -n 2,3p <<<"$out" | paste -sd'|')" \
 	'2026-12-03 10:00 UTC, commit abc1234: 32 passed.*\|.*date not recorded, commit not recorded'
