@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Developer check of kernel-patches/ (not part of make check): every patch
 # passes checkpatch.pl --strict, and the tree builds after each prefix of
-# the series (patch 1, 1-2, 1-2-3, ...), with the project's config.
+# the series (patch 1, 1-2, 1-2-3, ...), with the project's config, and
+# without a warning (each prefix's log: build/logs/series-check-prefix-K.log).
 # Inputs:  kernel-patches/series, the cached kernel tree and keys.
 # Outputs: TAP on stdout; builds in $CACHE/kernel/series-check.
 . "$(dirname "$0")/lib.sh"
@@ -44,8 +45,19 @@ for k in $(seq 1 ${#patches[@]}); do
 	t0=$(date +%s)
 	if prefix >&2; then
 		tap_ok "builds with patches 1-$k (${patches[k - 1]}; $(($(date +%s) - t0)) s)"
+		# the build is incremental: this log has what patch k made
+		# recompile (ccache replays a hit's warnings); kept per prefix
+		cp "$LOGS/kernel-series-check-build.log" "$LOGS/series-check-prefix-$k.log"
+		warn=$(grep -i 'warning' "$LOGS/series-check-prefix-$k.log" || true)
+		if [ -z "$warn" ]; then
+			tap_ok "patches 1-$k build without a compiler or modpost warning"
+		else
+			tap_fail "patches 1-$k build without a compiler or modpost warning" \
+				"$(head -n 20 <<<"$warn"; echo "full log: $LOGS/series-check-prefix-$k.log")"
+		fi
 	else
 		tap_fail "builds with patches 1-$k (${patches[k - 1]})" "see $LOGS/kernel-series-check-*.log"
+		tap_skip "patches 1-$k build without a compiler or modpost warning" "the build failed"
 	fi
 	log "prefix $k of ${#patches[@]} done ($(elapsed))"
 done
