@@ -31,8 +31,15 @@ trap 'rm -rf "$tmp"' EXIT
 # fragments, built. IMA_STACK_KERNEL_LOCK=FILE: each prefix's build holds
 # flock FILE, so other kernel builds on the machine interleave with it
 [ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || exec 9>"$IMA_STACK_KERNEL_LOCK"
+# every prefix really builds and writes its own log (no stamp, no log left
+# from before); the first starts from no objects, so its log covers the
+# whole tree and each later one what its patch made recompile
+sc=$CACHE/kernel/series-check
+blog=$LOGS/kernel-series-check-build.log
+rm -rf "$sc/obj"
 prefix() {
 	local rc=0
+	rm -f "$sc/out/stamp" "$blog"
 	[ -z "${IMA_STACK_KERNEL_LOCK:-}" ] || flock 9
 	KVARIANT=series-check KSERIES="$tmp/series" "$TOP/scripts/kernel-source.sh" &&
 		KVARIANT=series-check "$TOP/scripts/kernel-build.sh" || rc=$?
@@ -45,15 +52,18 @@ for k in $(seq 1 ${#patches[@]}); do
 	t0=$(date +%s)
 	if prefix >&2; then
 		tap_ok "builds with patches 1-$k (${patches[k - 1]}; $(($(date +%s) - t0)) s)"
-		# the build is incremental: this log has what patch k made
-		# recompile (ccache replays a hit's warnings); kept per prefix
-		cp "$LOGS/kernel-series-check-build.log" "$LOGS/series-check-prefix-$k.log"
-		warn=$(grep -i 'warning' "$LOGS/series-check-prefix-$k.log" || true)
-		if [ -z "$warn" ]; then
-			tap_ok "patches 1-$k build without a compiler or modpost warning"
+		# ccache replays a hit's warnings; each prefix's log is kept
+		what="patches 1-$k build without a compiler or modpost warning"
+		if [ ! -f "$blog" ]; then
+			tap_fail "$what" "the build wrote no log ($blog)"
 		else
-			tap_fail "patches 1-$k build without a compiler or modpost warning" \
-				"$(head -n 20 <<<"$warn"; echo "full log: $LOGS/series-check-prefix-$k.log")"
+			cp "$blog" "$LOGS/series-check-prefix-$k.log"
+			warn=$(grep -i 'warning' "$blog" || true)
+			if [ -z "$warn" ]; then
+				tap_ok "$what"
+			else
+				tap_fail "$what" "$(head -n 20 <<<"$warn"; echo "full log: $LOGS/series-check-prefix-$k.log")"
+			fi
 		fi
 	else
 		tap_fail "builds with patches 1-$k (${patches[k - 1]})" "see $LOGS/kernel-series-check-*.log"
