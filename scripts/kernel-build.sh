@@ -43,9 +43,7 @@ mkdir -p "$obj" "$out"
 
 # The tree's Makefile refuses O= builds when the source tree was configured in
 # place; it never is here.
-# BASEDIR makes the patched and pristine trees share cache entries
-export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=4G CCACHE_NOHASHDIR=1
-export CCACHE_BASEDIR=$CACHE/kernel
+kernel_ccache_env
 export KBUILD_BUILD_USER=ima-stack KBUILD_BUILD_HOST=build
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
 mk=(make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)")

@@ -47,6 +47,19 @@ need() {
 		die "$1 not found (package $2): run \`make deps\`"
 }
 
+# kernel_ccache_env: the ccache settings of the kernel build (exported).
+# BASEDIR and NOHASHDIR let the patched and pristine trees share entries.
+# NODEPEND: ccache's depend mode takes a compile's inputs from the
+# compiler's dependency file, which never names what .incbin pulls in, so
+# it would hand back a stale certs/system_certificates.o (the trusted
+# keys) or a stale piggy.o (the kernel inside bzImage) after those
+# inputs change. Preprocessor mode refuses to cache such files. Forced off
+# here, whatever a ccache.conf says; tests/host/kernel-ccache.sh checks it.
+kernel_ccache_env() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=4G CCACHE_NOHASHDIR=1
+	export CCACHE_BASEDIR=$CACHE/kernel CCACHE_NODEPEND=1
+}
+
 # content_hash FILE|DIR...: sha256 over names and contents, stable order.
 content_hash() {
 	local p

@@ -131,4 +131,40 @@ stub_boot "[boot] error: the guest kernel oopsed"
 tap_is "check.sh: a boot that dies with its reason -> one failure naming it" \
 	"$(fake_check)" "1|0 passed, 1 failed|not ok 1 - dead boot: the guest kernel oopsed"
 
+# --- 6. the boot pool beside the host suites: the host suites hold one of
+# CHECK_JOBS' slots while they run, the report follows the table whatever
+# order the boots end in, and every boot is reported once. Stubs: a host
+# suite that runs 4 s, and boots of 3, 1 and 1 s that record, as they
+# start, how many boots were running and whether the host suites were.
+pool=$tmp/pool
+mkdir -p "$pool/run" "$fake/tools/ima-audit" "$fake/tools/ima-attest"
+printf 'all:\n\t@true\ncheck:\n\t@sleep 4; printf "ok 1 - host stub\\n1..1\\n"\n' \
+	>"$fake/tools/ima-audit/Makefile"
+printf 'all:\n\t@true\n' >"$fake/tools/ima-attest/Makefile"
+cat >"$fake/scripts/boot.sh" <<STUB
+#!/bin/bash
+n=\${2#fake-}
+h=no; [ -e "$tmp/fake-build/patched/check-fake/host-running" ] && h=yes
+echo "\$n \$(ls "$pool/run" | wc -l) \$h" >>"$pool/starts"
+: >"$pool/run/\$n"
+case \$n in a) sleep 3 ;; *) sleep 1 ;; esac
+mkdir -p "$tmp/fake-build/patched/results/\$2/tap"
+printf 'ok 1 - %s\\n1..1\\n' "\$n" >"$tmp/fake-build/patched/results/\$2/tap/t.tap"
+echo 0 >"$tmp/fake-build/patched/results/\$2/tap/t.rc"
+rm "$pool/run/\$n"
+STUB
+printf '#!/bin/bash\nprintf "ok 1 - stub\\n1..1\\n"\n' >"$fake/scripts/boot-ran.sh"
+cp "$fake/scripts/boot-ran.sh" "$fake/scripts/audit.sh"
+chmod +x "$fake/scripts/"{boot,boot-ran,audit}.sh
+out=$(BUILD=$tmp/fake-build CHECK_BUILD=0 CHECK_SUITES="host guest" CHECK_RUN=fake CHECK_JOBS=2 \
+	CHECK_BOOTS=$'a|x|\nb|x|\nc|x|' bash "$fake/scripts/check.sh" 2>/dev/null) || true
+tap_is "pool: the run's total (1 host + 3 boots x 3 suites)" "$(tail -n 1 <<<"$out")" "10 passed, 0 failed"
+tap_is "pool: boots are reported in table order, not the order they end in" \
+	"$(sed -n 's|^# --- guest/\([a-z]\)/t$|\1|p' <<<"$out" | paste -sd,)" "a,b,c"
+tap_is "pool: the first boot starts while the host suites run, alone" \
+	"$(head -n 1 "$pool/starts" 2>/dev/null)" "a 0 yes"
+tap_is "pool: no boot starts when the host suites and another boot hold both slots" \
+	"$(awk '{n = $2 + ($3 == "yes")} n >= 2 {print "over: " $0}' "$pool/starts")" ""
+tap_is "pool: every boot started once" "$(cut -d' ' -f1 "$pool/starts" | sort | paste -sd,)" "a,b,c"
+
 tap_done
