@@ -5,11 +5,7 @@
 # kernel: modprobe is a stub, consoles and results are files made here.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
+. "$TOP/tests/lib/host.sh"
 
 # --- 1. the oops detector reads kernel reports only
 detect() { # FILE: "crash" or "clean"

@@ -5,11 +5,8 @@
 # image (make check builds them first) for the boot faults.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
+. "$TOP/tests/lib/host.sh"
 . "$TOP/scripts/paths.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # fails NAME PATTERN CMD...: CMD exits non-zero and its stderr matches PATTERN
 fails() {

@@ -6,10 +6,7 @@
 # from how they were made.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$TOP/tests/lib/host.sh"
 rg=$TOP/scripts/redgreen.sh
 
 # sumline NAME P F S T: a summary line as check.sh's tally prints it

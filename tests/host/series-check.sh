@@ -5,11 +5,8 @@
 # stamp left by an earlier run are not taken for this run's build.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$TOP/tests/lib/host.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 top=$tmp/top cache=$tmp/cache
 mkdir -p "$top/scripts" "$top/tests/lib" "$top/kernel-patches" "$cache/kernel/pristine-tree/scripts"
 cp "$TOP"/scripts/{lib.sh,paths.sh,series-check.sh} "$top/scripts/"

@@ -25,17 +25,14 @@
 # Usage: kexec-cut.sh RESULTS_DIR
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
+. "$TOP/tests/lib/host.sh"
 BUILD=${BUILD:-$TOP/build}
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
 command -v jq >/dev/null || tap_bail "jq not found: run \`make deps\`"
 res=$(cd "${1:?usage: kexec-cut.sh RESULTS_DIR}" && pwd)
 [ -s "$res/stage1/binary_runtime_measurements" ] && [ -s "$res/binary_runtime_measurements" ] &&
 	[ -s "$res/kexec/segment-size" ] ||
 	tap_bail "no stage1/, kexec/segment-size or measurement list in $res: not a kexec-cut boot's results"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 s=$(<"$res/kexec/segment-size")
 n1=$(wc -l <"$res/stage1/ascii_runtime_measurements")

@@ -8,15 +8,12 @@
 #        without it the quote check fails)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
+. "$TOP/tests/lib/host.sh"
 BUILD=${BUILD:-$TOP/build}
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
 res=$(cd "${1:?usage: kexec.sh RESULTS_DIR}" && pwd)
 [ -s "$res/stage1/binary_runtime_measurements" ] && [ -s "$res/ascii_runtime_measurements" ] ||
 	tap_bail "no stage1/ or measurement list in $res: not a kexec boot's results"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # records DIR NAME: "LINE TEXT" of the ima_kexec records NAME in DIR's list
 records() {

@@ -5,12 +5,9 @@
 # Usage: verdicts.sh RESULTS_DIR NONCE
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$TOP/tests/lib/host.sh"
 res=$(cd "${1:?usage: verdicts.sh RESULTS_DIR NONCE}" && pwd)
 nonce=${2:?usage: verdicts.sh RESULTS_DIR NONCE}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # copy NAME: a private copy of the results
 copy() { rm -rf "${tmp:?}/$1"; cp -a "$res" "$tmp/$1"; echo "$tmp/$1"; }
