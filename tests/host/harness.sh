@@ -162,5 +162,11 @@ tap_is "pool: the first boot starts while the host suites run, alone" \
 tap_is "pool: no boot starts when the host suites and another boot hold both slots" \
 	"$(awk '{n = $2 + ($3 == "yes")} n >= 2 {print "over: " $0}' "$pool/starts")" ""
 tap_is "pool: every boot started once" "$(cut -d' ' -f1 "$pool/starts" | sort | paste -sd,)" "a,b,c"
+# CHECK_JOBS=1: one thing at a time, the host suites first
+rm -f "$pool/starts"
+out=$(BUILD=$tmp/fake-build CHECK_BUILD=0 CHECK_SUITES="host guest" CHECK_RUN=fake CHECK_JOBS=1 \
+	CHECK_BOOTS=$'a|x|\nb|x|\nc|x|' bash "$fake/scripts/check.sh" 2>/dev/null) || true
+tap_is "pool, CHECK_JOBS=1: each boot starts alone, after the host suites" \
+	"$(paste -sd, "$pool/starts")" "a 0 no,b 0 no,c 0 no"
 
 tap_done
