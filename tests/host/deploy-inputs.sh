@@ -7,7 +7,7 @@
 # the project's cache or build/ is read or written.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 export IMA_STACK_CACHE=$tmp/cache BUILD=$tmp/build OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 unset IMA_STACK_KEYS IMA_STACK_POLICY IMA_STACK_FILES KEYS_REGEN
 

@@ -5,7 +5,7 @@
 # kernel: modprobe is a stub, consoles and results are files made here.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 
 # --- 1. the oops detector reads kernel reports only
 detect() { # FILE: "crash" or "clean"

@@ -10,7 +10,7 @@
 # second. Nothing here touches this machine's kernel.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 for c in ccache gcc objcopy; do
 	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
 done

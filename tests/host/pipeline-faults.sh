@@ -5,7 +5,7 @@
 # image (make check builds them first) for the boot faults.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 . "$TOP/scripts/paths.sh"
 
 # fails NAME PATTERN CMD...: CMD exits non-zero and its stderr matches PATTERN

@@ -6,7 +6,7 @@
 # from how they were made.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 rg=$TOP/scripts/redgreen.sh
 
 # sumline NAME P F S T: a summary line as check.sh's tally prints it

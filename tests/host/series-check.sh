@@ -5,7 +5,7 @@
 # stamp left by an earlier run are not taken for this run's build.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 
 top=$tmp/top cache=$tmp/cache
 mkdir -p "$top/scripts" "$top/tests/lib" "$top/kernel-patches" "$cache/kernel/pristine-tree/scripts"

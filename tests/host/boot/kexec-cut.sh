@@ -25,7 +25,7 @@
 # Usage: kexec-cut.sh RESULTS_DIR
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 BUILD=${BUILD:-$TOP/build}
 command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
 command -v jq >/dev/null || tap_bail "jq not found: run \`make deps\`"

@@ -8,7 +8,7 @@
 #        without it the quote check fails)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 BUILD=${BUILD:-$TOP/build}
 command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
 res=$(cd "${1:?usage: kexec.sh RESULTS_DIR}" && pwd)

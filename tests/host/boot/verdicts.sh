@@ -5,7 +5,7 @@
 # Usage: verdicts.sh RESULTS_DIR NONCE
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/lib/host.sh"
+. "$TOP/tests/host/lib/host.sh"
 res=$(cd "${1:?usage: verdicts.sh RESULTS_DIR NONCE}" && pwd)
 nonce=${2:?usage: verdicts.sh RESULTS_DIR NONCE}
 

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The opening of a host test, after `set -euo pipefail` and TOP: the TAP
 # helpers, an ERR trap that names the failing command, and a scratch
-# directory ($tmp) removed on exit.
+# directory ($tmp) removed on exit. Host only: tests/lib goes into the guest
+# image, this does not.
 . "$TOP/tests/lib/tap.sh"
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
