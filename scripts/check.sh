@@ -163,6 +163,7 @@ pool() {
 		# the quote (90-attest): main, and kexec's second kernel with
 		# the AK enrolled in the first (persistent in the TPM)
 		case $boot in main | kexec) nonce=$(openssl rand -hex 20) ;; esac
+		# kept to rerun the boot's host checks by hand (attest.sh, verdicts.sh)
 		echo "$nonce" >"$sumdir/boot-$boot.nonce"
 		pool_wait
 		log "boot $boot: $glob${extra:+ ($extra)}"
