@@ -4,7 +4,7 @@
 #          scratch directory, validate the fragments, build nothing)
 # Inputs:  the tree from kernel-source.sh (its stamp), kernel-patches/config/
 #          *.config (KCONFIG_FRAGMENTS overrides), the CA and module key from
-#          keys.sh, KVARIANT.
+#          keys.sh, KVARIANT, scripts/kernel-cc (the compiler wrapper).
 # Outputs: $CACHE/kernel/<variant>/obj (objects), .../out/{bzImage,config,
 #          modules/} and a stamp; nothing is rebuilt when the inputs hash to
 #          the stamp.
@@ -33,7 +33,8 @@ if [ "$check_only" = 1 ]; then
 	LOGS=$obj
 fi
 key=$( (cat "$kdir/src.stamp"; content_hash "$frags"; sha256sum <"$keys/ca.pem"
-	sha256sum <"$keys/module.pem"; sha256sum <"$0") | sha256sum | cut -c1-16)
+	sha256sum <"$keys/module.pem"; sha256sum <"$0"; sha256sum <"$TOP/scripts/kernel-cc") |
+	sha256sum | cut -c1-16)
 if [ "$check_only" = 0 ] && stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" ]; then
 	log "kernel up to date ($variant, key $key)"
 	exit 0
@@ -43,10 +44,22 @@ mkdir -p "$obj" "$out"
 
 # The tree's Makefile refuses O= builds when the source tree was configured in
 # place; it never is here.
+# The compiler: ccache in depend mode through scripts/kernel-cc, copied to a
+# fixed path in the cache (kbuild records the command line of every object;
+# a path inside the clone would rebuild everything from another clone).
 kernel_ccache_env
+if [ -d "$CACHE/ccache" ]; then
+	log "removing $CACHE/ccache: preprocessor-mode entries, superseded by $CCACHE_DIR (lib.sh, kernel_ccache_env)"
+	rm -rf "$CACHE/ccache"
+fi
+kcc=$CACHE/bin/kernel-cc
+if ! cmp -s "$TOP/scripts/kernel-cc" "$kcc"; then
+	mkdir -p "$CACHE/bin"
+	install -m 0755 "$TOP/scripts/kernel-cc" "$kcc.tmp" && mv "$kcc.tmp" "$kcc"
+fi
 export KBUILD_BUILD_USER=ima-stack KBUILD_BUILD_HOST=build
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
-mk=(make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)")
+mk=(make -C "$src" O="$obj" CC="$kcc gcc" HOSTCC="$kcc gcc" -j"$(nproc)")
 
 # 1. config: tinyconfig + fragments + key paths, olddefconfig, then validate.
 #    The options a patch adds are in patches/NAME.config, merged when the
@@ -92,7 +105,10 @@ fi
 log "config ok: $(grep -c '=' "$obj/.config") options set, all requested ones present"
 [ "$check_only" = 0 ] || exit 0
 
-# 2. build, with a progress line every 30 s
+# 2. build, with a progress line every 30 s; first, every .incbin in the
+#    tree must be one kernel-cc can see (lib.sh, kernel_incbin_check)
+unseen=$(kernel_incbin_check "$src")
+[ -z "$unseen" ] || die "$(printf '%s\n' "$unseen" | wc -l) file(s) of the $variant tree use .incbin and are not in kernel_incbin_check's list (scripts/lib.sh): $(printf '%s\n' "$unseen" | paste -sd' '); read them and add them there, or turn ccache's depend mode off"
 log "building bzImage and modules: ${mk[*]} bzImage modules (log: $LOGS/kernel-$variant-build.log)"
 ccache -z >/dev/null 2>&1 || true
 ("${mk[@]}" bzImage modules >"$LOGS/kernel-$variant-build.log" 2>&1) &

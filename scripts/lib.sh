@@ -49,15 +49,55 @@ need() {
 
 # kernel_ccache_env: the ccache settings of the kernel build (exported).
 # BASEDIR and NOHASHDIR let the patched and pristine trees share entries.
-# NODEPEND: ccache's depend mode takes a compile's inputs from the
-# compiler's dependency file, which never names what .incbin pulls in, so
-# it would hand back a stale certs/system_certificates.o (the trusted
-# keys) or a stale piggy.o (the kernel inside bzImage) after those
-# inputs change. Preprocessor mode refuses to cache such files. Forced off
-# here, whatever a ccache.conf says; tests/host/kernel-ccache.sh checks it.
+# DEPEND: depend mode, which never runs the preprocessor (a miss is one
+# compile, not two passes over the headers); it needs direct mode and a
+# second cpp, set here whatever a ccache.conf or the caller's environment
+# says. Depend mode cannot see .incbin inputs: scripts/kernel-cc compiles
+# the files that use it without ccache, and kernel_incbin_check keeps the
+# list of such files honest. tests/host/kernel-ccache.sh checks all three.
+# A depend-mode object is byte for byte what gcc alone makes; preprocessor
+# mode ran gcc on BASEDIR-relative paths, so __FILE__ came out as
+# "../src/net/socket.c" instead of kbuild's "net/socket.c". Its entries,
+# in $CACHE/ccache, are never read (kernel-build.sh removes that
+# directory): a kernel is not a mix of the two.
 kernel_ccache_env() {
-	export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=4G CCACHE_NOHASHDIR=1
-	export CCACHE_BASEDIR=$CACHE/kernel CCACHE_NODEPEND=1
+	export CCACHE_DIR=$CACHE/ccache-depend CCACHE_MAXSIZE=4G CCACHE_NOHASHDIR=1
+	export CCACHE_BASEDIR=$CACHE/kernel CCACHE_DEPEND=1 CCACHE_DIRECT=1 CCACHE_CPP2=1
+	unset CCACHE_NODEPEND CCACHE_NODIRECT CCACHE_NOCPP2 CCACHE_DISABLE
+}
+
+# kernel_incbin_check SRC: print every file of the kernel tree SRC that says
+# "incbin" and is not one of the files below, whose use of it was read and
+# found safe for scripts/kernel-cc (which only looks at the file it is
+# asked to compile). Empty output: safe. A new name means a patch or a new
+# tarball added one: if that file is compiled itself and no other file
+# includes it, add it here; if it is included (a header, a .S pulled in by
+# #include), kernel-cc cannot see it and depend mode must go.
+# Not searched: other architectures, tools/ (user-space programs),
+# Documentation/ and samples/.
+kernel_incbin_check() {
+	local f
+	# grep: 0 found, 1 none found, 2 trouble (which fails the caller)
+	(cd "$1" && { grep -rlI --exclude-dir=Documentation --exclude-dir=tools \
+		--exclude-dir=samples --exclude-dir=arch -e incbin . arch/x86 || [ $? = 1 ]; }) |
+		sed 's,^\./,,' | LC_ALL=C sort -u | while read -r f; do
+		case $f in
+		# compiled themselves: kernel-cc sees the directive
+		certs/system_certificates.S | certs/revocation_certificates.S) ;;
+		kernel/configs.c | kernel/kheaders.c | lib/bootconfig-data.S) ;;
+		usr/initramfs_data.S | net/bpfilter/bpfilter_umh_blob.S) ;;
+		arch/x86/purgatory/kexec-purgatory.S | arch/x86/realmode/rmpiggy.S) ;;
+		arch/x86/um/vdso/vdso.S) ;; # ARCH=um only
+		# write a source that is then compiled (piggy.S, the built-in
+		# firmware's .S files, the device-tree blobs' .S): kernel-cc greps
+		# the generated file when it compiles it
+		arch/x86/boot/compressed/mkpiggy.c | scripts/Makefile.lib) ;;
+		drivers/base/firmware_loader/builtin/Makefile) ;;
+		# the device-tree compiler's /incbin/ syntax, a host program's
+		scripts/dtc/dtc-lexer.l) ;;
+		*) printf '%s\n' "$f" ;;
+		esac
+	done
 }
 
 # content_hash FILE|DIR...: sha256 over names and contents, stable order.
