@@ -28,22 +28,19 @@ timed() {
 }
 
 # watched NAME CMD...: TAP line: CMD does not open $D/null (no inotify
-# event on it while CMD runs)
+# event on it while CMD runs; kcall watch reports what the queue held once
+# CMD had exited)
 watched() {
 	local name=$1 ev
 	shift
-	kcall watch "$D/null" 2 >"$D/watch.out" &
-	local pid=$!
-	for _ in $(seq 50); do [ -s "$D/watch.out" ] && break; sleep 0.1; done
-	"$@" >/dev/null 2>&1 || true
-	wait "$pid"
+	kcall watch "$D/null" "$@" >"$D/watch.out" || true
 	ev=$(grep -c -E '^(OPEN|CLOSE)$' "$D/watch.out" || true)
-	if [ "$(head -n 1 "$D/watch.out")" != WATCHING ]; then
-		tap_fail "$name" "the inotify watch did not start: $(cat "$D/watch.out")"
+	if [ "$(head -n 1 "$D/watch.out")" != WATCHING ] || ! grep -q '^END ' "$D/watch.out"; then
+		tap_fail "$name" "the inotify watch did not run: $(paste -sd' ' "$D/watch.out")"
 	elif [ "$ev" = 0 ]; then
 		tap_ok "$name"
 	else
-		tap_fail "$name" "the node was opened: $(grep -v -e WATCHING -e END "$D/watch.out" | paste -sd' ')"
+		tap_fail "$name" "the node was opened: $(grep -v -e WATCHING -e '^END' "$D/watch.out" | paste -sd' ')"
 	fi
 }
 

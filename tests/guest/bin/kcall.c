@@ -13,9 +13,10 @@
  *   kcall write_stdin PATH         open(O_WRONLY) + one write() of standard
  *                                  input (at most 64 KiB): prints the count
  *                                  write() returned, or the errno name
- *   kcall watch PATH SECONDS       inotify on PATH: prints WATCHING, then one
- *                                  line per open or close of PATH (by
- *                                  anyone) for SECONDS, then END
+ *   kcall watch PATH CMD...        inotify on PATH: prints WATCHING, runs
+ *                                  CMD, then one line per open or close of
+ *                                  PATH (by anyone) while it ran, then
+ *                                  "END <CMD's exit status>"
  *   kcall finit_module PATH [ARGS] finit_module(2)
  *   kcall init_module PATH [ARGS]  init_module(2) from a buffer
  *   kcall delete_module NAME       delete_module(2), O_NONBLOCK
@@ -119,29 +120,18 @@ static int do_write_stdin(const char *path)
 	return 0;
 }
 
-static int do_watch(const char *path, const char *secs)
+/*
+ * Print one line per open or close of the watched inode that the queue
+ * holds, waiting at most @ms for the first batch.
+ */
+static void watch_drain(int fd, int ms)
 {
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	struct pollfd pfd;
-	long left = atol(secs) * 1000;
-	int fd;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-	fd = inotify_init1(IN_CLOEXEC);
-	if (fd < 0)
-		return report(-1);
-	if (inotify_add_watch(fd, path, IN_OPEN | IN_CLOSE_WRITE |
-			      IN_CLOSE_NOWRITE) < 0)
-		return report(-1);
-	printf("WATCHING\n");
-	fflush(stdout);
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	for (; left > 0; left -= 100) {
-		ssize_t n, off;
+	while (poll(&pfd, 1, ms) > 0) {
+		ssize_t n = read(fd, buf, sizeof(buf)), off;
 
-		if (poll(&pfd, 1, 100) <= 0)
-			continue;
-		n = read(fd, buf, sizeof(buf));
 		for (off = 0; n > 0 && off < n;) {
 			const struct inotify_event *ev = (void *)(buf + off);
 
@@ -151,9 +141,49 @@ static int do_watch(const char *path, const char *secs)
 				printf("CLOSE\n");
 			off += sizeof(*ev) + ev->len;
 		}
-		fflush(stdout);
+		if (n <= 0)
+			break;
+		ms = 0;
 	}
-	printf("END\n");
+}
+
+/*
+ * watch PATH CMD...: run CMD (its output to /dev/null) under an inotify
+ * watch on PATH and print every open and close of PATH while it ran.
+ * fsnotify queues an event before the open or close returns, and a close
+ * the kernel defers (the last fput of a file it opened for the caller)
+ * runs before the caller returns to user space, so the queue is complete
+ * once CMD has exited; the 300 ms grace only covers a close left to a
+ * kernel worker.
+ */
+static int do_watch(const char *path, char **cmd)
+{
+	int fd, status;
+	pid_t pid;
+
+	fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (fd < 0)
+		return report(-1);
+	if (inotify_add_watch(fd, path, IN_OPEN | IN_CLOSE_WRITE |
+			      IN_CLOSE_NOWRITE) < 0)
+		return report(-1);
+	printf("WATCHING\n");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return report(-1);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+			_exit(126);
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return report(-1);
+	watch_drain(fd, 300);
+	printf("END %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 	close(fd);
 	return 0;
 }
@@ -348,7 +378,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kcall write PATH STRING | write_new PATH STRING |\n"
-		"       hold PATH SECONDS | write_stdin PATH | watch PATH SECONDS |\n"
+		"       hold PATH SECONDS | write_stdin PATH | watch PATH CMD... |\n"
 		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
@@ -367,8 +397,8 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argv[3], O_CREAT | O_EXCL);
 	if (!strcmp(cmd, "write_stdin") && argc == 3)
 		return do_write_stdin(argv[2]);
-	if (!strcmp(cmd, "watch") && argc == 4)
-		return do_watch(argv[2], argv[3]);
+	if (!strcmp(cmd, "watch") && argc >= 4)
+		return do_watch(argv[2], argv + 3);
 	if (!strcmp(cmd, "hold") && argc == 4)
 		return do_hold(argv[2], argv[3]);
 	if (!strcmp(cmd, "finit_module") && (argc == 3 || argc == 4))
