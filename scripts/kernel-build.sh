@@ -33,7 +33,8 @@ if [ "$check_only" = 1 ]; then
 	LOGS=$obj
 fi
 key=$( (cat "$kdir/src.stamp"; content_hash "$frags"; sha256sum <"$keys/ca.pem"
-	sha256sum <"$keys/module.pem"; sha256sum <"$0"; sha256sum <"$TOP/scripts/kernel-cc") |
+	sha256sum <"$keys/module.pem"; sha256sum <"$0"; sha256sum <"$TOP/scripts/kernel-cc"
+	declare -f kernel_ccache_env) |
 	sha256sum | cut -c1-16)
 if [ "$check_only" = 0 ] && stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" ]; then
 	log "kernel up to date ($variant, key $key)"
@@ -56,6 +57,17 @@ kcc=$CACHE/bin/kernel-cc
 if ! cmp -s "$TOP/scripts/kernel-cc" "$kcc"; then
 	mkdir -p "$CACHE/bin"
 	install -m 0755 "$TOP/scripts/kernel-cc" "$kcc.tmp" && mv "$kcc.tmp" "$kcc"
+fi
+# Objects another compiler setup made are not kept: kbuild would reuse them,
+# the command line being the same. The mark names the setup: kernel-cc and
+# the ccache settings.
+ccmark=$( (sha256sum <"$kcc"; declare -f kernel_ccache_env) | sha256sum | cut -c1-16)
+if [ "$check_only" = 0 ] && [ "$(cat "$obj/.ima-stack-cc" 2>/dev/null)" != "$ccmark" ]; then
+	if [ -n "$(ls -A "$obj")" ]; then
+		log "$obj: objects of another compiler setup (kernel-cc, kernel_ccache_env): removing them"
+	fi
+	rm -rf "$obj" && mkdir -p "$obj"
+	echo "$ccmark" >"$obj/.ima-stack-cc"
 fi
 export KBUILD_BUILD_USER=ima-stack KBUILD_BUILD_HOST=build
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'

@@ -79,7 +79,7 @@ kernel_incbin_check() {
 	local f
 	# grep: 0 found, 1 none found, 2 trouble (which fails the caller)
 	(cd "$1" && { grep -rlI --exclude-dir=Documentation --exclude-dir=tools \
-		--exclude-dir=samples --exclude-dir=arch -e incbin . arch/x86 || [ $? = 1 ]; }) |
+		--exclude-dir=samples --exclude-dir=arch -i -e incbin . arch/x86 || [ $? = 1 ]; }) |
 		sed 's,^\./,,' | LC_ALL=C sort -u | while read -r f; do
 		case $f in
 		# compiled themselves: kernel-cc sees the directive

@@ -48,6 +48,9 @@ tap_is "kernel-cc: an assembler file's .incbin input that changed is compiled ag
 	"$(twice t.S "$kcc")" second
 tap_is "kernel-cc: ... and a C file's asm(\".incbin\") input" \
 	"$(twice t.c "$kcc")" second
+printf '.section .rodata\n.INCBIN "blob"\n' >"$tmp/u.S"
+tap_is "kernel-cc: ... and one spelt .INCBIN (gas takes directives in any case)" \
+	"$(twice u.S "$kcc")" second
 # the stand-in is sound, and kernel-cc's test of the source is what saves
 # it: the same settings with plain ccache return the first blob's object
 tap_is "control: the same ccache settings without kernel-cc hand back the stale object" \
@@ -132,8 +135,9 @@ echo 'asm(".incbin \"blob\"");' >"$tree/include/linux/blob.h"
 mkdir -p "$tree/arch/x86/include/asm" "$tree/arch/arm/kernel"
 echo '.incbin "y"' >"$tree/arch/x86/include/asm/y.h"
 echo '.incbin "z"' >"$tree/arch/arm/kernel/z.S"
-tap_is "kernel_incbin_check: names an unknown .incbin in a header and in arch/x86, not in arch/arm" \
-	"$(incbin_check "$tree" | paste -sd' ')" "arch/x86/include/asm/y.h include/linux/blob.h"
+echo 'asm(".INCBIN \"u\"");' >"$tree/include/linux/upper.h"
+tap_is "kernel_incbin_check: names an unknown .incbin (or .INCBIN) in a header and in arch/x86, not in arch/arm" \
+	"$(incbin_check "$tree" | paste -sd' ')" "arch/x86/include/asm/y.h include/linux/blob.h include/linux/upper.h"
 if out=$(incbin_check "$tmp/no-such-tree" 2>&1); then
 	tap_fail "kernel_incbin_check: a tree it cannot read is a failure" "it succeeded: $out"
 else
