@@ -94,7 +94,7 @@ kernel_incbin_check() {
 		arch/x86/boot/compressed/mkpiggy.c | scripts/Makefile.lib) ;;
 		drivers/base/firmware_loader/builtin/Makefile) ;;
 		# the device-tree compiler's /incbin/ syntax, a host program's
-		scripts/dtc/dtc-lexer.l) ;;
+		scripts/dtc/dtc-lexer.l | scripts/dtc/dtc-parser.y) ;;
 		*) printf '%s\n' "$f" ;;
 		esac
 	done

@@ -138,6 +138,17 @@ echo '.incbin "z"' >"$tree/arch/arm/kernel/z.S"
 echo 'asm(".INCBIN \"u\"");' >"$tree/include/linux/upper.h"
 tap_is "kernel_incbin_check: names an unknown .incbin (or .INCBIN) in a header and in arch/x86, not in arch/arm" \
 	"$(incbin_check "$tree" | paste -sd' ')" "arch/x86/include/asm/y.h include/linux/blob.h include/linux/upper.h"
+# the trees the build compiles (make check extracts them before the host
+# suites run; alone, this test may find none)
+for v in pristine-tree patched; do
+	d=$(bash "$TOP/scripts/paths.sh" cache)/kernel/$v
+	[ "$v" = patched ] && d=$d/src
+	if [ -f "$d/Makefile" ]; then
+		tap_is "kernel_incbin_check: the cache's $v tree passes" "$(incbin_check "$d")" ""
+	else
+		tap_skip "kernel_incbin_check: the cache's $v tree passes" "no $v tree in the cache yet (make kernel-source)"
+	fi
+done
 if out=$(incbin_check "$tmp/no-such-tree" 2>&1); then
 	tap_fail "kernel_incbin_check: a tree it cannot read is a failure" "it succeeded: $out"
 else
