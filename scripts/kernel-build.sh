@@ -32,10 +32,10 @@ if [ "$check_only" = 1 ]; then
 	trap 'rm -rf "$obj"' EXIT
 	LOGS=$obj
 fi
+# the compiler setup: kernel-cc and the ccache settings (lib.sh)
+ccsetup=$( (sha256sum <"$TOP/scripts/kernel-cc"; declare -f kernel_ccache_env) | sha256sum | cut -c1-16)
 key=$( (cat "$kdir/src.stamp"; content_hash "$frags"; sha256sum <"$keys/ca.pem"
-	sha256sum <"$keys/module.pem"; sha256sum <"$0"; sha256sum <"$TOP/scripts/kernel-cc"
-	declare -f kernel_ccache_env) |
-	sha256sum | cut -c1-16)
+	sha256sum <"$keys/module.pem"; sha256sum <"$0"; echo "$ccsetup") | sha256sum | cut -c1-16)
 if [ "$check_only" = 0 ] && stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" ]; then
 	log "kernel up to date ($variant, key $key)"
 	exit 0
@@ -44,10 +44,10 @@ fi
 mkdir -p "$obj" "$out"
 
 # The tree's Makefile refuses O= builds when the source tree was configured in
-# place; it never is here.
-# The compiler: ccache in depend mode through scripts/kernel-cc, copied to a
-# fixed path in the cache (kbuild records the command line of every object;
-# a path inside the clone would rebuild everything from another clone).
+# place; it never is here. The compiler: ccache in depend mode through
+# scripts/kernel-cc, copied to a fixed path in the cache (kbuild records the
+# command line of every object; a path inside the clone would rebuild
+# everything from another clone).
 kernel_ccache_env
 if [ -d "$CACHE/ccache" ]; then
 	log "removing $CACHE/ccache: preprocessor-mode entries, superseded by $CCACHE_DIR (lib.sh, kernel_ccache_env)"
@@ -59,15 +59,13 @@ if ! cmp -s "$TOP/scripts/kernel-cc" "$kcc"; then
 	install -m 0755 "$TOP/scripts/kernel-cc" "$kcc.tmp" && mv "$kcc.tmp" "$kcc"
 fi
 # Objects another compiler setup made are not kept: kbuild would reuse them,
-# the command line being the same. The mark names the setup: kernel-cc and
-# the ccache settings.
-ccmark=$( (sha256sum <"$kcc"; declare -f kernel_ccache_env) | sha256sum | cut -c1-16)
-if [ "$check_only" = 0 ] && [ "$(cat "$obj/.ima-stack-cc" 2>/dev/null)" != "$ccmark" ]; then
+# the command line being the same. The obj tree is marked with its setup.
+if [ "$check_only" = 0 ] && [ "$(cat "$obj/.ima-stack-cc" 2>/dev/null)" != "$ccsetup" ]; then
 	if [ -n "$(ls -A "$obj")" ]; then
 		log "$obj: objects of another compiler setup (kernel-cc, kernel_ccache_env): removing them"
 	fi
 	rm -rf "$obj" && mkdir -p "$obj"
-	echo "$ccmark" >"$obj/.ima-stack-cc"
+	echo "$ccsetup" >"$obj/.ima-stack-cc"
 fi
 export KBUILD_BUILD_USER=ima-stack KBUILD_BUILD_HOST=build
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
