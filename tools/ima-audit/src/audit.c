@@ -845,9 +845,12 @@ check:
 	return true;
 }
 
-/* With a verified quote, boot_aggregate must be checked against it. */
+/*
+ * With a verified quote, boot_aggregate must be checked against it; why
+ * says why it was not (rec NULL: the list has no entry at all).
+ */
 static void boot_unverified(struct ima_audit *a, const struct ima_record *rec,
-			    const struct entry_info *e, int bank)
+			    const struct entry_info *e, const char *why)
 {
 	if (!a->opts->quote || a->quote_failed)
 		return;
@@ -855,12 +858,10 @@ static void boot_unverified(struct ima_audit *a, const struct ima_record *rec,
 		a->boot_waived = true;
 		return;
 	}
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BOOT_UNVERIFIED,
-			e ? e->path : NULL, e ? e->plen : 0,
-			bank < 0 ? "boot_aggregate: no PCR bank for its digest algorithm" :
-			"boot_aggregate: the quote lacks %s PCRs 0-%d",
-			bank < 0 ? "" : ima_bank_name(bank),
-			bank == IMA_BANK_SHA1 ? 7 : 9);
+	ima_audit_failc(a, rec ? rec->index : IMA_NO_INDEX,
+			rec ? rec->offset : 0, IMA_FC_BOOT_UNVERIFIED,
+			e ? e->path : NULL, e ? e->plen : 0, "boot_aggregate: %s",
+			why);
 }
 
 static void check_boot_aggregate(struct ima_audit *a,
@@ -878,13 +879,28 @@ static void check_boot_aggregate(struct ima_audit *a,
 	memcpy(a->boot_digest, e->digest, e->dlen);
 	a->boot_len = e->dlen;
 	if (all_zero(e->digest, e->dlen)) {
+		/*
+		 * The kernel writes zeros only when it found no TPM, and then
+		 * extends no PCR: a quote covering the list contradicts that,
+		 * and zeros verify nothing against PCRs 0-9.
+		 */
 		a->boot = IMA_BOOT_ZERO;
+		boot_unverified(a, rec, e,
+				"all zeros (no TPM when the list began), yet a TPM quoted the list");
 		return;
 	}
 	bank = ima_bank_by_name(e->alg->name, strlen(e->alg->name));
-	if (bank < 0 || ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
+	if (bank < 0) {
 		a->boot = IMA_BOOT_NOT_CHECKED;
-		boot_unverified(a, rec, e, bank);
+		boot_unverified(a, rec, e,
+				"no PCR bank for its digest algorithm");
+		return;
+	}
+	if (ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
+		a->boot = IMA_BOOT_NOT_CHECKED;
+		boot_unverified(a, rec, e, bank == IMA_BANK_SHA1 ?
+				"the quote lacks sha1 PCRs 0-7" :
+				"the quote lacks the bank's PCRs 0-9");
 		return;
 	}
 	if (!memcmp(want, e->digest, e->dlen)) {
@@ -1022,12 +1038,22 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		h->ok = ok;
 }
 
+static bool policy_name(const char *p, size_t n);
+
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		      const struct entry_info *e, const struct ima_field *buf)
 {
 	uint8_t d[IMA_MAX_DIGEST];
 
-	if (e->alg && !e->violation) {
+	if (!e->alg && !e->violation) {
+		/* a file record relabeled with its digest field renamed */
+		a->buf_checked++;
+		a->buf_failed++;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BUF_DIGEST,
+				e->path, e->plen,
+				"no digest field for the buffer (template '%s')",
+				rec->name);
+	} else if (e->alg && !e->violation) {
 		a->buf_checked++;
 		if (ima_digest(e->alg, buf->data, buf->len, d) ||
 		    memcmp(d, e->digest, e->dlen)) {
@@ -1046,8 +1072,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 	else if (e->plen == 10 && !memcmp(e->path, "kexec_load", 10))
 		check_kexec(a, rec, e, buf, false);
 	/* the active policy: "ima_policy" (ours before), "ima_policy_loaded" */
-	if (((e->plen == 10 && !memcmp(e->path, "ima_policy", 10)) ||
-	     (e->plen == 17 && !memcmp(e->path, "ima_policy_loaded", 17))) &&
+	if (e->path && policy_name(e->path, e->plen) &&
 	    (a->bound & (1u << rec->pcr))) {
 		struct ima_policy_entry *np;
 		uint8_t *copy = malloc(buf->len ? buf->len : 1);
@@ -1247,6 +1272,111 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 	}
 }
 
+/* "ima_policy" (ours before) or "ima_policy_loaded" (upstream) */
+static bool policy_name(const char *p, size_t n)
+{
+	return (n == 10 && !memcmp(p, "ima_policy", 10)) ||
+	       (n == 17 && !memcmp(p, "ima_policy_loaded", 17));
+}
+
+/*
+ * Whether the template data reads as the kernel's ima-buf record of the
+ * policy: d-ng|n-ng|buf, a policy name, and the digest its buffer's.
+ */
+static bool data_is_policy(const struct ima_record *rec,
+			   enum ima_byte_order order)
+{
+	const uint8_t *p = rec->data, *end = rec->data + rec->data_len;
+	const uint8_t *f[3], *nul, *dig;
+	const struct ima_hash_algo *alg;
+	uint8_t d[IMA_MAX_DIGEST];
+	uint32_t len[3], dlen;
+	const char *algo;
+	size_t algo_len;
+	int i;
+
+	if (rec->tmpl.legacy)
+		return false;
+	for (i = 0; i < 3; i++) {
+		if (end - p < 4)
+			return false;
+		len[i] = ima_get32(p, order);
+		p += 4;
+		if (len[i] > (size_t)(end - p))
+			return false;
+		f[i] = p;
+		p += len[i];
+	}
+	if (p != end)
+		return false;
+	nul = memchr(f[1], '\0', len[1]);
+	if (!policy_name((const char *)f[1], nul ? (size_t)(nul - f[1]) :
+			 len[1]))
+		return false;
+	if (ima_split_digest_field(f[0], len[0], &algo, &algo_len, &dig,
+				   &dlen))
+		return false;
+	alg = ima_hash_by_name(algo, algo_len);
+	return alg && dlen == alg->size && !ima_digest(alg, f[2], len[2], d) &&
+	       !memcmp(d, dig, dlen);
+}
+
+/*
+ * The template name is hashed by nothing: the list's holder can give a
+ * record any name under which its data still frames. A policy record
+ * renamed so that it has no buf or no policy name would drop out of the
+ * policy choice (an earlier policy then passing --expect-policy): data
+ * that is a policy record under a name that does not say so fails.
+ */
+static void check_relabeled_policy(struct ima_audit *a,
+				   const struct ima_record *rec,
+				   const struct entry_info *e, int ibuf)
+{
+	if (ibuf >= 0 && e->path && policy_name(e->path, e->plen))
+		return;
+	if (!data_is_policy(rec, a->order))
+		return;
+	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY, e->path,
+			e->plen,
+			"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
+			rec->name);
+}
+
+/*
+ * A file record (no buf) without a digest or a name field: a renamed
+ * template can drop either, and the record must not then escape the
+ * checks it would have had.
+ */
+static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
+			  const struct entry_info *e)
+{
+	const char *what = !e->alg ? "digest" : "file name";
+
+	if (a->opts->require_signatures) {
+		a->sig.unsigned_++;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+				e->path, e->plen,
+				"no %s field (template '%s'): no signature can be verified",
+				what, rec->name);
+	}
+	if (!a->opts->manifest)
+		return;
+	a->mf_checked++;
+	if (!e->path) {
+		a->mf_unknown++;
+		ima_audit_failc(a, rec->index, rec->offset,
+				IMA_FC_MANIFEST_PATH, NULL, 0,
+				"no file name field (template '%s'): not in the manifest",
+				rec->name);
+	} else {
+		a->mf_wrong++;
+		ima_audit_failc(a, rec->index, rec->offset,
+				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
+				"no digest field (template '%s'): no manifest digest matches",
+				rec->name);
+	}
+}
+
 static void handover_unfollowed(struct ima_audit *a,
 				const struct ima_record *rec)
 {
@@ -1313,7 +1443,13 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 			handover_unfollowed(a, rec);
 		return;
 	}
-	is_boot = e.plen == 14 && !memcmp(e.path, "boot_aggregate", 14);
+	/*
+	 * A violation extends 0xff.., not a hash of its template data: its
+	 * fields are attested by nothing, so it is never a boot_aggregate,
+	 * an ima_kexec record, a policy or a file measurement.
+	 */
+	is_boot = !e.violation && e.plen == 14 &&
+		  !memcmp(e.path, "boot_aggregate", 14);
 	if (pending && !is_boot)
 		handover_unfollowed(a, rec);
 	if (rec->index == 0) {
@@ -1323,7 +1459,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 			return;
 		}
 		a->boot = IMA_BOOT_ABSENT;
-		boot_unverified(a, rec, NULL, IMA_BANK_SHA256);
+		boot_unverified(a, rec, NULL,
+				"the first entry is not boot_aggregate");
 	} else if (is_boot) {
 		/* a later kernel: its own boot_aggregate, handed over to */
 		enum ima_boot_status before = a->boot;
@@ -1338,13 +1475,19 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 			a->boot = before;	/* the worst one is reported */
 		return;
 	}
+	if (e.violation)
+		return;
 	ibuf = ima_record_field(rec, IMA_F_BUF);
+	if (a->bound & (1u << rec->pcr))
+		check_relabeled_policy(a, rec, &e, ibuf);
 	if (ibuf >= 0) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
-	if (e.violation || !e.alg || !e.path)
+	if (!e.alg || !e.path) {
+		check_unnamed(a, rec, &e);
 		return;
+	}
 	check_sigs(a, rec, &e);
 	if (a->opts->manifest)
 		check_manifest(a, rec, &e);
@@ -1510,6 +1653,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		rc = ima_reader_next(r, rec);
 		if (rc != IMA_READ_RECORD)
 			break;
+		a->order = r->order;
 		audit_record(a, rec);
 	}
 	a->bytes = r->buf_pos;
@@ -1526,6 +1670,9 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	free(rec);
 	if (a->exec_pending && rc == IMA_READ_EOF)
 		handover_unfollowed(a, NULL);
+	/* an empty list has no boot_aggregate either (nor is a kernel's) */
+	if (!a->entries && rc == IMA_READ_EOF)
+		boot_unverified(a, NULL, NULL, "the list is empty");
 	hq_finish(a);
 	pool_done(a);
 	quote_failures(a);

@@ -189,6 +189,32 @@ static void add_boot(struct list *l)
 	add(l, 10, "ima-ng", 2, d, (size_t)40, "boot_aggregate", (size_t)15);
 }
 
+/*
+ * A violation as the kernel logs it: a zero template digest, and 0xff..
+ * extended whatever the data; here the data is an ima-buf policy record.
+ */
+static void add_violation_policy(struct list *l, const char *policy)
+{
+	uint8_t ext[64];
+	size_t before = l->len;
+
+	memcpy(ext, l->pcr[10], 32);
+	add_policy(l, 10, policy);
+	memset(l->buf + before + 4, 0, 20);
+	memset(ext + 32, 0xff, 32);
+	sha(EVP_sha256(), ext, 64, l->pcr[10]);
+}
+
+/* an ima-ng file record logged under template name tmpl (2 fields) */
+static void add_file_as(struct list *l, const char *tmpl, const char *path)
+{
+	uint8_t d[40], h[32];
+
+	sha(EVP_sha256(), path, strlen(path), h);
+	dng(d, h);
+	add(l, 10, tmpl, 2, d, (size_t)40, path, strlen(path) + 1);
+}
+
 static void give(struct ima_pcr_values *v, int bank, int pcr,
 		 const uint8_t *val)
 {
@@ -529,6 +555,103 @@ static void test_policy_bound_covered(void **state)
 	done();
 }
 
+/*
+ * A violation's data is hashed by nothing (0xff.. is extended): rewritten
+ * as a policy record it replays the same and must not become the policy.
+ */
+static void test_violation_attests_nothing(void **state)
+{
+	static const char strict[] = "appraise func=BPRM_CHECK\n";
+	static const char perm[] = "measure func=BPRM_CHECK\n";
+	static struct list l;
+
+	memset(&l, 0, sizeof(l));
+	add_file(&l, 10, "/bin/a");
+	add_policy(&l, 10, strict);
+	add_violation_policy(&l, perm);
+	add_file(&l, 10, "/bin/b");
+
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	expect_policy(perm, "perm");
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.violations, 1);
+	assert_int_equal(a.policy_index, 1);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(count(IMA_FC_POLICY, 1), 1);
+	done();
+
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	expect_policy(strict, "strict");
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_int_equal(a.policy_index, 1);
+	done();
+}
+
+/*
+ * Template names are hashed by nothing: a record renamed so that it lacks
+ * a name, a digest or a buf field keeps the checks it had, and a policy
+ * record renamed out of the policy choice fails.
+ */
+static void test_template_renamed(void **state)
+{
+	static const char strict[] = "appraise func=BPRM_CHECK\n";
+	static const char perm[] = "measure func=BPRM_CHECK\n";
+	static const char mf[] =
+		"0000000000000000000000000000000000000000000000000000000000000000  /bin/x\n";
+	static struct list l;
+	uint8_t d[40], h[32];
+	char err[200];
+
+	memset(&l, 0, sizeof(l));
+	add_file_as(&l, "d-ng|xattrnames", "/bin/evil");
+	add_file_as(&l, "xattrnames|n-ng", "/bin/evil");
+	sha(EVP_sha256(), "/bin/evil", 9, h);
+	dng(d, h);
+	add(&l, 10, "xattrnames|n-ng|buf", 3, d, (size_t)40, "/bin/evil",
+	    (size_t)10, "", (size_t)0);
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	opts.require_signatures = true;
+	opts.manifest = ima_manifest_new();
+	assert_non_null(opts.manifest);
+	assert_int_equal(ima_manifest_parse(opts.manifest, mf, strlen(mf),
+					    "mf", err, sizeof(err)), 0);
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_UNSIGNED, 0), 1);
+	assert_int_equal(count(IMA_FC_MANIFEST_PATH, 0), 1);
+	assert_int_equal(count(IMA_FC_UNSIGNED, 1), 1);
+	assert_int_equal(count(IMA_FC_MANIFEST_DIGEST, 1), 1);
+	assert_int_equal(count(IMA_FC_BUF_DIGEST, 2), 1);
+	assert_int_equal(a.failure_count, 5);
+	ima_manifest_free(opts.manifest);
+	done();
+
+	/* a later policy renamed: without a buf, or without a name */
+	memset(&l, 0, sizeof(l));
+	add_policy(&l, 10, strict);
+	sha(EVP_sha256(), perm, strlen(perm), h);
+	dng(d, h);
+	add(&l, 10, "d-ng|n-ng|evmsig", 3, d, (size_t)40, "ima_policy",
+	    (size_t)11, perm, strlen(perm));
+	add(&l, 10, "d-ng|iuid|buf", 3, d, (size_t)40, "ima_policy",
+	    (size_t)11, perm, strlen(perm));
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	expect_policy(strict, "strict");
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_POLICY, 1), 1);
+	assert_int_equal(count(IMA_FC_POLICY, 2), 1);
+	assert_int_equal(a.failure_count, 2);
+	done();
+
+	/* control: the same records under their own names pass */
+	memset(&l, 0, sizeof(l));
+	add_policy(&l, 10, strict);
+	add_file_as(&l, "ima-ng", "/bin/x");
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	expect_policy(strict, "strict");
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	done();
+}
+
 static void test_quote_verdicts(void **state)
 {
 	static struct ima_quote_check qc;
@@ -576,6 +699,40 @@ static void test_quote_verdicts(void **state)
 	opts.quote = &qc;
 	assert_int_equal(run(&l), IMA_EXIT_OK);
 	assert_int_equal(a.boot, IMA_BOOT_MATCH);
+	done();
+
+	/* an empty list: no boot_aggregate (PCR 10 quoted as zeros) */
+	memset(&l, 0, sizeof(l));
+	give(&qc.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	opts.quote = &qc;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(count(IMA_FC_BOOT_UNVERIFIED, IMA_NO_INDEX), 1);
+	done();
+
+	opts.quote = &qc;
+	opts.allow_unverified_boot = true;
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_true(a.boot_waived);
+	done();
+
+	/* a zero boot_aggregate (no TPM) in a list a TPM quoted */
+	memset(&l, 0, sizeof(l));
+	{
+		static const uint8_t zero[32];
+		uint8_t d[40];
+
+		dng(d, zero);
+		add(&l, 10, "ima-ng", 2, d, (size_t)40, "boot_aggregate",
+		    (size_t)15);
+	}
+	add_file(&l, 10, "/bin/a");
+	give(&qc.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
+	opts.quote = &qc;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.boot, IMA_BOOT_ZERO);
+	assert_int_equal(a.failure_count, 1);
+	assert_int_equal(count(IMA_FC_BOOT_UNVERIFIED, 0), 1);
 	done();
 }
 
@@ -719,6 +876,8 @@ int main(void)
 		cmocka_unit_test(test_policy_bound_covered),
 		cmocka_unit_test(test_kexec_handover),
 		cmocka_unit_test(test_policy_loaded_name),
+		cmocka_unit_test(test_violation_attests_nothing),
+		cmocka_unit_test(test_template_renamed),
 		cmocka_unit_test(test_quote_verdicts),
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_shared_workers),
