@@ -160,8 +160,9 @@ void att_evlog_values(const struct att_evlog *ev, struct ima_pcr_values *v);
 
 /*
  * The replayed PCRs in pcr_mask against the quoted values: every bank the
- * quote has for those PCRs must be in the log and equal. Returns the
- * number of reasons added.
+ * quote has for those PCRs must be in the log and equal, and every bank
+ * the log carries must be quoted for all of them (a bank the quote leaves
+ * out is the log's word only). Returns the number of reasons added.
  */
 int att_evlog_compare(const struct att_evlog *ev,
 		      const struct ima_pcr_values *quoted, uint32_t pcr_mask,
