@@ -108,6 +108,18 @@ expect() {
 }
 state_is() { tap_is "$1" "$(sed -n 's/^next //p' "$tmp/state")" "$2 $(start_of "$2")"; }
 
+# a machine whose IMA measured nothing: PCR 10 still zero, no entry sent.
+# A running IMA extends boot_aggregate before any process starts, so a
+# quote from user space that covers no entry must be refused (before, this
+# round passed with 0 entries and so would every later one)
+quote "$tmp/a-empty"
+: >"$tmp/a-empty/entries"
+poll "$tmp/a-empty" 0
+expect "a first round whose quoted PCR 10 is zero, no entry (IMA measured nothing): refused" 1 \
+	'the quoted PCR 10 covers no entry'
+tap_is "the refused first round wrote no state" "$([ -e "$tmp/state" ] && echo state || echo none)" none
+rm -f "$tmp/state"
+
 # round 1: entries 0-39 quoted; the guest sends 45 (5 made after the quote)
 extend_to 40
 quote "$tmp/r1"
@@ -119,6 +131,31 @@ state_is "the state names entry 40 and its byte offset as the next" 40
 tap_like "round 1's verdict names what it proved: boot identity recorded, entries from 0 with the boot_aggregate, signatures" \
 	"$(grep '^proven:' <<<"$out")" \
 	'boot identity recorded .*40 new entries from entry 0 .*boot_aggregate = the quoted PCRs 0-9; every new file entry.s signature verified'
+# the firmware log (ima-attest verify, no list) with round 1's quote of
+# both banks: the control; then the log's last sha256 digest flipped
+# (tests/host/attest/evlog_tamper.py, the sha1 one left) against a quote
+# that carries sha1 PCRs 0-10 and sha256 PCR 10 only: the log's sha256
+# PCRs 0-9, from which boot_aggregate is derived, are bound by nothing
+# (before, "replays to the quoted PCRs 0-9: PASS", result PASS)
+fwverify() {
+	rc=0
+	out=$("$attest" verify --enrolled "$tmp/enrolled" --quote "$1/quote.msg" \
+		--quote-sig "$1/quote.sig" --quote-pcrs "$1/quote.pcrs" \
+		--nonce "$(cat "$1/nonce")" --eventlog "$2" 2>&1) || rc=$?
+}
+fwverify "$tmp/r1" "$evlog"
+expect "the firmware log against a quote of both banks' PCRs 0-10: verified" 0 \
+	'replays to the quoted PCRs 0-9: PASS'
+mkdir -p "$tmp/a-fw"
+openssl rand -hex 20 >"$tmp/a-fw/nonce"
+tpm2_quote -c "$ak" -l sha1:0,1,2,3,4,5,6,7,8,9,10+sha256:10 \
+	-q "$(cat "$tmp/a-fw/nonce")" -g sha256 -m "$tmp/a-fw/quote.msg" -s "$tmp/a-fw/quote.sig" \
+	-o "$tmp/a-fw/quote.pcrs" -F values >/dev/null
+python3 "$here/evlog_tamper.py" flip-digest "$evlog" "$tmp/a-fw/forged.evlog" 2>/dev/null
+fwverify "$tmp/a-fw" "$tmp/a-fw/forged.evlog"
+expect "a log with a sha256 digest altered, the quote without sha256 PCRs 0-9: refused" 1 \
+	"the event log's sha256 bank is not quoted for PCRs 0x0003ff"
+
 # round 2: the verifier asks from entry 40; 30 new entries
 extend_to 70
 quote "$tmp/r2"

@@ -160,8 +160,9 @@ void att_evlog_values(const struct att_evlog *ev, struct ima_pcr_values *v);
 
 /*
  * The replayed PCRs in pcr_mask against the quoted values: every bank the
- * quote has for those PCRs must be in the log and equal. Returns the
- * number of reasons added.
+ * quote has for those PCRs must be in the log and equal, and every bank
+ * the log carries must be quoted for all of them (a bank the quote leaves
+ * out is the log's word only). Returns the number of reasons added.
  */
 int att_evlog_compare(const struct att_evlog *ev,
 		      const struct ima_pcr_values *quoted, uint32_t pcr_mask,
@@ -260,8 +261,10 @@ struct att_poll_round {
  * One round: the boot is the same (resetCount, restartCount) and the clock
  * did not go backwards; the entries start where the state ends; replayed
  * from the saved PCR 10 they reach the quoted PCR 10 in both banks at some
- * prefix (entries after it are left for the next round); on the first
- * round boot_aggregate is the one of the quoted PCRs 0-9; with a verifier,
+ * prefix (entries after it are left for the next round); until entry 0 is
+ * verified the quote must cover it (boot_aggregate, which IMA extends
+ * before any process runs) and it is the one of the quoted PCRs 0-9; with
+ * a verifier,
  * every new file entry carries a signature that verifies. On success the
  * state moves to the end of the covered prefix and the quote's boot and
  * clock; on failure it is not changed. Returns the number of reasons.

@@ -277,5 +277,17 @@ int att_evlog_compare(const struct att_evlog *ev,
 	}
 	if (covered != pcr_mask)
 		att_reason(rs, "PCRs 0x%06x are not in the quote", pcr_mask & ~covered);
+	/*
+	 * Every bank the log carries is used (boot_aggregate comes from its
+	 * sha256 PCRs 0-9): a bank, or some of its PCRs, the quote leaves out
+	 * would be the log's word only, its digests never the TPM's.
+	 */
+	for (j = 0; j < ev->nbanks; j++) {
+		uint32_t q = quoted->have[ev->bank[j]] & pcr_mask;
+
+		if (q != pcr_mask)
+			att_reason(rs, "the event log's %s bank is not quoted for PCRs 0x%06x: its values are not bound to the TPM",
+				   ima_bank_name(ev->bank[j]), pcr_mask & ~q);
+	}
 	return rs->n - before;
 }

@@ -247,6 +247,11 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 		att_reason(&r->rs, "the entries do not replay from the saved state to the quoted PCR 10 (sha1, sha256) at any prefix: the list presented disagrees with the quote");
 	if (!first_agg_ok)
 		att_reason(&r->rs, "boot_aggregate (entry 0) is not the one of the quoted PCRs 0-9");
+	/* IMA extends boot_aggregate before any process runs: a quote from
+	 * user space that covers no entry 0 is of a machine that measures
+	 * nothing, and every later round would pass with no entries */
+	else if (st->next_index == 0 && matched && !covered)
+		att_reason(&r->rs, "the quoted PCR 10 covers no entry: boot_aggregate (entry 0) is not in it, nothing was measured");
 	if (r->rs.n > before)
 		return r->rs.n - before;
 	/* signature reasons may name uncovered entries too: those fail as well,

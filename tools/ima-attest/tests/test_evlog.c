@@ -235,12 +235,66 @@ static void test_compare(void **state)
 	rs.n = 0;
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
 	assert_non_null(strstr(rs.r[0], "no sha384 bank"));
-	/* a PCR not quoted at all */
+	/* a PCR not quoted at all: said, and so for each of the log's banks */
 	q.have[IMA_BANK_SHA384] = 0;
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x1ff;
 	rs.n = 0;
-	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 3);
 	assert_non_null(strstr(rs.r[0], "not in the quote"));
+	assert_non_null(strstr(rs.r[1], "sha1 bank is not quoted for PCRs 0x000200"));
+}
+
+/*
+ * A bank the log carries but the quote does not bind. The log below names
+ * sha1 and sha256; its one extend carries sha256 digest 0x5a..., which is
+ * not the sha256 of anything the sha1 digest stands for: nothing but a
+ * quote of the sha256 bank could tell. boot_aggregate is derived from the
+ * log's sha256 PCRs 0-9, so a quote that leaves them out (wholly, or some of
+ * them) must be refused, however well the sha1 bank replays. The quoted
+ * sha1 PCR 2 is computed here, H(0^20 || 0x07^20); the others are zero.
+ */
+static void test_compare_unquoted_bank(void **state)
+{
+	struct ima_pcr_values q;
+	struct att_reasons rs = { 0 };
+	struct att_evlog ev;
+	unsigned char in[40];
+	unsigned int n;
+	struct lb l;
+	char err[200];
+
+	spec(&l);
+	u32(&l, 2);
+	u32(&l, 4);
+	u32(&l, 2);
+	u16(&l, ATT_ALG_SHA1);
+	memset(in, 7, 20);
+	put(&l, in, 20);
+	u16(&l, ATT_ALG_SHA256);
+	memset(in, 0x5a, 32);
+	put(&l, in, 32);
+	u32(&l, 0);
+	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	memset(&q, 0, sizeof(q));
+	memset(in, 0, 20);
+	memset(in + 20, 7, 20);
+	EVP_Digest(in, 40, q.val[IMA_BANK_SHA1][2], &n, EVP_sha1(), NULL);
+	/* sha1 PCRs 0-9 quoted and equal, sha256 not quoted at all */
+	q.have[IMA_BANK_SHA1] = 0x3ff;
+	if (att_evlog_compare(&ev, &q, 0x3ff, &rs) == 0)
+		fail_msg("a log whose sha256 bank the quote does not carry was accepted");
+	assert_non_null(strstr(rs.r[0], "sha256"));
+	/* sha256 PCRs 0-4 quoted (the log's own values), 5-9 not */
+	memcpy(q.val[IMA_BANK_SHA256], ev.pcr[1], sizeof(ev.pcr[1]));
+	q.have[IMA_BANK_SHA256] = 0x01f;
+	rs.n = 0;
+	if (att_evlog_compare(&ev, &q, 0x3ff, &rs) == 0)
+		fail_msg("a log whose sha256 PCRs 5-9 the quote does not carry was accepted");
+	assert_non_null(strstr(rs.r[0], "sha256"));
+	/* the control: both banks quoted for PCRs 0-9 */
+	q.have[IMA_BANK_SHA256] = 0x3ff;
+	rs.n = 0;
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
 }
 
 int main(void)
@@ -250,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_replay_and_locality),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_unquoted_bank),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

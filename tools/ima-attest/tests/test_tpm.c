@@ -108,6 +108,47 @@ static void test_ak_check_each_attribute(void **state)
 	}
 }
 
+/*
+ * The signing scheme (name recomputed): OAEP (0x0017, an encryption
+ * scheme, same layout) is no signing scheme, SM3_256 (0x0012) no hash the
+ * quote check knows. Offsets in the fixture: TPM2B size, type, nameAlg,
+ * objectAttributes, an empty authPolicy (10-11), symmetric NULL (12-13),
+ * then scheme (14-15) and its hash (16-17).
+ */
+static void test_ak_check_scheme(void **state)
+{
+	static const struct {
+		size_t off;
+		uint16_t val;
+		const char *word;
+	} c[] = {
+		{ 14, 0x0017, "AK scheme 0x0017" },
+		{ 16, 0x0012, "scheme hash 0x0012 not supported" },
+	};
+	size_t i;
+
+	assert_true(raw_len <= sizeof(((struct att_public *)0)->area) + 2);
+	assert_int_equal(raw[10] << 8 | raw[11], 0);
+	assert_int_equal(raw[12] << 8 | raw[13], ATT_ALG_NULL);
+	assert_int_equal(raw[14] << 8 | raw[15], ATT_ALG_RSASSA);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned char copy[2 + ATT_MAX_PUBLIC], name[ATT_MAX_NAME];
+		struct att_reasons rs = { 0 };
+		struct att_public p;
+		char err[160];
+		int n;
+
+		memcpy(copy, raw, raw_len);
+		copy[c[i].off] = c[i].val >> 8;
+		copy[c[i].off + 1] = c[i].val & 0xff;
+		assert_int_equal(att_public_parse(&p, copy, raw_len, true, err, sizeof(err)), 0);
+		n = att_public_name(&p, name, sizeof(name));
+		if (att_ak_check(&p, name, (size_t)n, &rs) != 1)
+			fail_msg("AK with %s: %d reasons, want 1", c[i].word, rs.n);
+		assert_non_null(strstr(rs.r[0], c[i].word));
+	}
+}
+
 static void test_ak_check_wrong_name(void **state)
 {
 	struct att_reasons rs = { 0 };
@@ -235,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_name_is_the_tpms),
 		cmocka_unit_test(test_ak_check_passes),
 		cmocka_unit_test(test_ak_check_each_attribute),
+		cmocka_unit_test(test_ak_check_scheme),
 		cmocka_unit_test(test_ak_check_wrong_name),
 		cmocka_unit_test(test_parse_hostile),
 		cmocka_unit_test(test_kdfa_vectors),
