@@ -103,7 +103,9 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 
 /*
  * The EK checks: the certificate (DER) chains to a CA in ca_file, through
- * the certificates in chain_file (may be NULL); the EK public area is a
+ * the certificates in chain_file (may be NULL), and certifies an EK
+ * (extended key usage tcg-kp-EKCertificate, not a CA, key usage if any
+ * with keyEncipherment); the EK public area is a
  * restricted decryption key with the template MakeCredential needs
  * (RSA, AES-128-CFB, sha256 name); its modulus and exponent are the
  * certificate's. Returns the number of reasons added.
