@@ -111,7 +111,7 @@ tamper() {
 
 # --- 1. the TPM's identity and the AK's binding (the host verifier's record)
 if [ -s "$v/verdict" ]; then
-	tap_is "TPM identity: the EK certificate (NV 0x01c00002) chains to the manufacturer CA and is the EK's key (host verifier)" \
+	tap_is "TPM identity: the EK certificate (NV 0x01c00002) chains to the manufacturer CA, certifies an EK and is the EK's key (host verifier)" \
 		"$(grep -m1 -o '^[A-Z]* TPM identity' "$v/verdict")" "PASS TPM identity"
 	tap_is "AK binding: restricted TPM signing key, name recomputed, credential activated by that EK's TPM (host verifier)" \
 		"$(grep -m1 -o '^[A-Z]* AK binding' "$v/verdict")" "PASS AK binding"

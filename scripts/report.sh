@@ -98,7 +98,7 @@ tap_report "attestation" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
 echo
 if [ ${#failed[@]} -eq 0 ]; then
 	echo "  VERDICT: proven, and every check above passed:"
-	echo "    TPM identity   the EK certificate chains to the manufacturer CA and is the EK's key"
+	echo "    TPM identity   the EK certificate chains to the manufacturer CA, certifies an EK and is the EK's key"
 	echo "    AK binding     the AK is a restricted key of that TPM (credential activation, this boot)"
 	echo "    firmware log   the SeaBIOS event log replays (sha1, sha256) to the quoted PCRs 0-9"
 	echo "    list           the measurement list is the one the enrolled AK quoted for this nonce (PCR 10)"

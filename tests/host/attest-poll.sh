@@ -217,4 +217,38 @@ quote "$tmp/a-reboot"
 poll "$tmp/a-reboot" "$(start_of 80)"
 expect "the guest rebooted between rounds (resetCount changed): refused" 1 \
 	'the guest rebooted since the last round \(resetCount'
+
+# kexec into a kernel that measures nothing. After that reset, a new boot:
+# the firmware again, a new state, entries 0-39 quoted
+rm -f "$tmp/state"
+while read -r ext; do tpm2_pcrextend "$ext"; done < <(python3 "$here/ima_list.py" evlog-extends "$evlog")
+extended=0
+extend_to 40
+quote "$tmp/k1"
+chunk "$tmp/k1" 0 "$(end_of 40)"
+poll "$tmp/k1" 0
+expect "after the reset, a new state: entries 0-39 quoted and verified" 0 'PASS, 40 new entries verified'
+# the kernel's last record at kexec -e (patch 0015), then a kernel without
+# IMA: its user space quotes PCR 10 ending at that record (before, this
+# round passed, and so would every later one, with no entries)
+python3 "$here/ima_list.py" buf kexec_execute \
+	'kexec_segment_size=1048576;ima_binary_runtime_size=9000;ima_runtime_measurements_count=40;' \
+	"$tmp/exec.ima"
+read -r kh1 kh2 < <(python3 "$here/ima_list.py" entries "$tmp/exec.ima" | cut -d' ' -f3,4)
+tpm2_pcrextend "10:sha1=$kh1,sha256=$kh2"
+quote "$tmp/k2"
+cp "$tmp/exec.ima" "$tmp/k2/entries"
+poll "$tmp/k2" "$(end_of 40)"
+expect "kexec into a kernel that measures nothing (the quoted PCR 10 ends at kexec_execute): refused" 1 \
+	'the quoted PCR 10 ends at kexec_execute \(entry 40\)'
+state_is "the refused round left the state at entry 40" 40
+# the control: the next kernel's IMA extends its boot_aggregate (the same
+# PCRs 0-9, so entry 0's bytes) before its user space quotes
+read -r _ _ bh1 bh2 <<<"${ent[0]}"
+tpm2_pcrextend "10:sha1=$bh1,sha256=$bh2"
+quote "$tmp/k3"
+{ cat "$tmp/exec.ima"; slice "$list" 0 "$(end_of 1)"; } >"$tmp/k3/entries"
+poll "$tmp/k3" "$(end_of 40)"
+expect "the same hand-over to a kernel whose IMA extended its boot_aggregate: passes" 0 \
+	'PASS, 2 new entries verified'
 tap_done

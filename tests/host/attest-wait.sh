@@ -16,7 +16,7 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 command -v python3 >/dev/null || tap_bail "python3 not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
 
-pass_lines='PASS TPM identity: EK certificate chains to the manufacturer CA, EK public key matches it
+pass_lines='PASS TPM identity: EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it
 PASS AK binding: restricted TPM signing key, name recomputed, credential activated by the EK'"'"'s TPM'
 # verdict FILE BOOT [pass|fail|mixed]: a verdict as ima-attest enroll writes
 # it (BOOT "-": the format before boot lines), put in place by a rename

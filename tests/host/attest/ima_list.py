@@ -8,6 +8,8 @@ endian) and the firmware's crypto-agile event log.
                                       (SHA1 as logged, SHA256 over the data)
     ima_list.py unsigned PATH OUT     an ima-sig entry for PATH without a
                                       signature (template hash computed)
+    ima_list.py buf NAME TEXT OUT     an ima-buf entry (critical data NAME,
+                                      TEXT its buffer), as the kernel logs it
     ima_list.py alter LIST N OUT      entry N's file digest changed, its
                                       template hash recomputed
     ima_list.py evlog-extends LOG     the firmware log's extends as
@@ -51,6 +53,11 @@ def main():
     elif cmd == "unsigned":
         d = field(b"sha256:\0" + os.urandom(32)) + field(sys.argv[2].encode() + b"\0") + field(b"")
         open(sys.argv[3], "wb").write(record(d))
+    elif cmd == "buf":
+        buf = sys.argv[3].encode()
+        d = (field(b"sha256:\0" + hashlib.sha256(buf).digest()) +
+             field(sys.argv[2].encode() + b"\0") + field(buf))
+        open(sys.argv[4], "wb").write(record(d, b"ima-buf"))
     elif cmd == "alter":
         b = bytearray(open(sys.argv[2], "rb").read())
         n = int(sys.argv[3])

@@ -103,7 +103,9 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 
 /*
  * The EK checks: the certificate (DER) chains to a CA in ca_file, through
- * the certificates in chain_file (may be NULL); the EK public area is a
+ * the certificates in chain_file (may be NULL), and certifies an EK
+ * (extended key usage tcg-kp-EKCertificate, not a CA, key usage if any
+ * with keyEncipherment); the EK public area is a
  * restricted decryption key with the template MakeCredential needs
  * (RSA, AES-128-CFB, sha256 name); its modulus and exponent are the
  * certificate's. Returns the number of reasons added.
@@ -265,7 +267,11 @@ struct att_poll_round {
  * verified the quote must cover it (boot_aggregate, which IMA extends
  * before any process runs) and it is the one of the quoted PCRs 0-9; with
  * a verifier,
- * every new file entry carries a signature that verifies. On success the
+ * every new file entry carries a signature that verifies; after a
+ * kexec_execute record the next is the next kernel's boot_aggregate, a
+ * later boot_aggregate follows a kexec_execute, and the covered prefix
+ * does not end at kexec_execute (the kernel handed over to measures
+ * nothing). On success the
  * state moves to the end of the covered prefix and the quote's boot and
  * clock; on failure it is not changed. Returns the number of reasons.
  */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The EK certificate: its chain to the manufacturer's CA (OpenSSL's
- * X509_verify_cert) and its key against the EK public area the TPM gave.
+ * X509_verify_cert), that it certifies an EK (the TCG EK credential
+ * profile's purpose and usage), and its key against the EK public area
+ * the TPM gave.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
 #include "ima_attest.h"
 
@@ -54,6 +57,43 @@ static void ek_template(const struct att_public *ek, struct att_reasons *rs)
 			   ek->sym_mode);
 }
 
+/*
+ * A CA that certifies EKs may certify other keys too (servers, signers,
+ * sub-CAs) whose private halves live in software: presented as an EK,
+ * such a key answers the credential challenge in software and a software
+ * AK would be enrolled. So the certificate must say it is an EK's: the
+ * extended key usage tcg-kp-EKCertificate (2.23.133.8.1), which the TCG
+ * EK credential profile and swtpm_localca put in every EK certificate;
+ * not a CA; a key usage, if any, that allows keyEncipherment (what an
+ * RSA EK does with the credential's seed).
+ */
+static void ek_profile(X509 *x, struct att_reasons *rs)
+{
+	EXTENDED_KEY_USAGE *eku;
+	ASN1_OBJECT *want;
+	bool found = false;
+	int i, crit = -1;
+
+	eku = X509_get_ext_d2i(x, NID_ext_key_usage, &crit, NULL);
+	want = OBJ_txt2obj("2.23.133.8.1", 1);
+	if (!eku && crit != -1)
+		att_reason(rs, "not an EK certificate: its extended key usage does not decode");
+	else if (!eku)
+		att_reason(rs, "not an EK certificate: no extended key usage (want tcg-kp-EKCertificate, 2.23.133.8.1)");
+	for (i = 0; eku && want && i < sk_ASN1_OBJECT_num(eku); i++)
+		if (!OBJ_cmp(sk_ASN1_OBJECT_value(eku, i), want))
+			found = true;
+	if (eku && !found)
+		att_reason(rs, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)");
+	if (X509_check_ca(x))
+		att_reason(rs, "not an EK certificate: it is a CA certificate");
+	if ((X509_get_extension_flags(x) & EXFLAG_KUSAGE) &&
+	    !(X509_get_key_usage(x) & KU_KEY_ENCIPHERMENT))
+		att_reason(rs, "not an EK certificate: its key usage lacks keyEncipherment");
+	ASN1_OBJECT_free(want);
+	EXTENDED_KEY_USAGE_free(eku);
+}
+
 int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 		 const char *chain_file, const struct att_public *ek,
 		 struct att_reasons *rs)
@@ -93,6 +133,7 @@ int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 		att_reason(rs, "EK certificate does not chain to the manufacturer CA: %s",
 			   X509_verify_cert_error_string(
 				   X509_STORE_CTX_get_error(vctx)));
+	ek_profile(x, rs);
 	ckey = X509_get0_pubkey(x);
 	tkey = att_public_pkey(ek, err, sizeof(err));
 	if (!ckey || !tkey)

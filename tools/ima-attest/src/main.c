@@ -368,13 +368,13 @@ static int cmd_enroll(int argc, char **argv)
 			goto io;
 		}
 		att_pkey_free(pk);
-		fprintf(v, "PASS TPM identity: EK certificate chains to the manufacturer CA, EK public key matches it\n");
+		fprintf(v, "PASS TPM identity: EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it\n");
 		fprintf(v, "PASS AK binding: restricted TPM signing key, name recomputed, credential activated by the EK's TPM\n");
 		printf("enrollment: PASS (EK certified, AK bound by credential activation)\n");
 		rc = 0;
 	} else {
 		fprintf(v, "%s TPM identity%s\n", e.ek_ok ? "PASS" : "FAIL",
-			e.ek_ok ? ": EK certificate chains to the manufacturer CA, EK public key matches it" : "");
+			e.ek_ok ? ": EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it" : "");
 		fprintf(v, "FAIL AK binding\n");
 		printf("enrollment: FAIL\n");
 		rc = 1;

@@ -151,17 +151,79 @@ static void check_sig(struct att_poll_round *r, const struct ima_record *rec,
 			   index, nlen > 80 ? 80 : nlen, name);
 }
 
+/* the record's n-ng name is exactly name (its NUL not counted) */
+static bool named(const struct ima_record *rec, const char *name)
+{
+	int n = ima_record_field(rec, IMA_F_N_NG);
+	size_t len = strlen(name), flen;
+
+	if (n < 0)
+		return false;
+	flen = rec->fields[n].len;
+	if (flen && rec->fields[n].data[flen - 1] == '\0')
+		flen--;
+	return flen == len && !memcmp(rec->fields[n].data, name, len);
+}
+
+/* a boot_aggregate record whose sha256 digest is the quoted PCRs 0-9's */
+static bool aggregate_ok(const struct ima_record *rec,
+			 const struct ima_pcr_values *q)
+{
+	int f = ima_record_field(rec, IMA_F_D_NG);
+	const uint8_t *dig;
+	const char *algo;
+	uint8_t agg[32];
+	size_t alen;
+	uint32_t dlen;
+
+	return f >= 0 &&
+	       !ima_split_digest_field(rec->fields[f].data, rec->fields[f].len,
+				       &algo, &alen, &dig, &dlen) &&
+	       dlen == 32 && !ima_boot_aggregate(q, IMA_BANK_SHA256, agg) &&
+	       !memcmp(agg, dig, 32);
+}
+
+/*
+ * A kexec hands the list over: the old kernel's last record is
+ * kexec_execute (critical data, ima-buf), and the next kernel's IMA
+ * extends its own boot_aggregate before any process runs. So the record
+ * after kexec_execute must be that boot_aggregate, and a boot_aggregate
+ * anywhere but entry 0 must follow a kexec_execute (else it is some file
+ * that IMA logged under that name, whose signature would go unchecked).
+ * *pending: the previous record was kexec_execute (its index in *exec).
+ */
+static void check_handover(struct att_poll_round *r,
+			   const struct ima_record *rec, uint64_t index,
+			   bool violation, bool *pending, uint64_t *exec)
+{
+	bool boot = !violation && named(rec, "boot_aggregate");
+
+	if (index > 0 && boot && !*pending)
+		att_reason(&r->rs, "entry %" PRIu64 ": a boot_aggregate after entry 0 without a kexec_execute record just before it",
+			   index);
+	else if (index > 0 && boot && !aggregate_ok(rec, r->quoted))
+		att_reason(&r->rs, "entry %" PRIu64 ": the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9",
+			   index);
+	else if (*pending && !boot)
+		att_reason(&r->rs, "entry %" PRIu64 ": kexec_execute (entry %" PRIu64 ") is not followed by the next kernel's boot_aggregate",
+			   index, *exec);
+	*pending = !violation && named(rec, "kexec_execute") &&
+		   ima_record_field(rec, IMA_F_BUF) >= 0;
+	if (*pending)
+		*exec = index;
+}
+
 int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 {
 	struct ima_reader_opts opts = { .order = IMA_BO_LITTLE };
 	uint8_t pcr[2][ATT_MAX_DIGEST], best[2][ATT_MAX_DIGEST];
 	uint64_t n = 0, covered = 0, covered_end = 0, index;
 	const struct ima_pcr_values *q = r->quoted;
-	bool matched, first_agg_ok = true;
+	bool matched, first_agg_ok = true, pending = false, covered_pending = false;
+	uint64_t exec = 0;
 	struct ima_record rec;
 	struct ima_reader rd;
 	int st_r, b, before = r->rs.n;
-	uint8_t agg[32];
 
 	r->verified = r->uncovered = 0;
 	if (!(q->have[IMA_BANK_SHA1] & (1u << ATT_POLL_PCR)) ||
@@ -217,19 +279,9 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 				ima_digest(ima_bank_algo(banks[b]), rec.data, rec.data_len, d[b]);
 			extend(pcr[b], banks[b], d[b]);
 		}
-		if (index == 0) {
-			int f = ima_record_field(&rec, IMA_F_D_NG);
-			const uint8_t *dig;
-			const char *algo;
-			size_t alen;
-			uint32_t dlen;
-
-			first_agg_ok = f >= 0 &&
-				!ima_split_digest_field(rec.fields[f].data, rec.fields[f].len,
-							&algo, &alen, &dig, &dlen) &&
-				dlen == 32 && !ima_boot_aggregate(q, IMA_BANK_SHA256, agg) &&
-				!memcmp(agg, dig, 32);
-		}
+		if (index == 0)
+			first_agg_ok = aggregate_ok(&rec, q);
+		check_handover(r, &rec, index, violation, &pending, &exec);
 		if (r->verifier && !violation)
 			check_sig(r, &rec, index);
 		n++;
@@ -237,6 +289,7 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 			matched = true;
 			covered = n;
 			covered_end = rec.data_offset + rec.data_len;
+			covered_pending = pending;
 			memcpy(best, pcr, sizeof(best));
 		}
 	}
@@ -252,6 +305,19 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 	 * nothing, and every later round would pass with no entries */
 	else if (st->next_index == 0 && matched && !covered)
 		att_reason(&r->rs, "the quoted PCR 10 covers no entry: boot_aggregate (entry 0) is not in it, nothing was measured");
+	/*
+	 * The quote was made by the user space of a kernel that runs after
+	 * the last covered record; after kexec_execute that is the next
+	 * kernel, whose IMA would have extended its boot_aggregate first. A
+	 * quote that stops at kexec_execute is of a kernel that measures
+	 * nothing (no IMA, or no TPM for it). (A quote made in the old
+	 * kernel's last instant, between that record and the TPM's shutdown,
+	 * is refused too; the state does not move, and the next round, from
+	 * the next kernel, passes.)
+	 */
+	if (matched && covered_pending)
+		att_reason(&r->rs, "the quoted PCR 10 ends at kexec_execute (entry %" PRIu64 "): the kernel it handed over to extended no boot_aggregate, so it measures nothing",
+			   st->next_index + covered - 1);
 	if (r->rs.n > before)
 		return r->rs.n - before;
 	/* signature reasons may name uncovered entries too: those fail as well,

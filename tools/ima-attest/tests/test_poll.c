@@ -126,11 +126,248 @@ static void test_first_round_nothing_measured(void **state)
 	assert_false(st.have_boot);
 }
 
+/* --- kexec hand-over ---------------------------------------------------- */
+
+struct list {
+	unsigned char b[4096];
+	size_t n;
+	size_t end[16];			/* each entry's end offset */
+	int count;
+};
+
+/* PCR = H(PCR || H(data)) */
+static void extend(const EVP_MD *md, const unsigned char *data, size_t len,
+		   unsigned char *pcr)
+{
+	unsigned char in[64];
+	unsigned int n, sz = (unsigned int)EVP_MD_get_size(md);
+
+	memcpy(in, pcr, sz);
+	EVP_Digest(data, len, in + sz, &n, md, NULL);
+	EVP_Digest(in, 2 * sz, pcr, &n, md, NULL);
+}
+
+/* append a record of template tmpl with template data d */
+static void add(struct list *l, const char *tmpl, const struct buf *d)
+{
+	struct buf e = { .n = 0 };
+	unsigned char th[20];
+	unsigned int n;
+
+	EVP_Digest(d->b, d->n, th, &n, EVP_sha1(), NULL);
+	le32(&e, ATT_POLL_PCR);
+	put(&e, th, 20);
+	le32(&e, (uint32_t)strlen(tmpl));
+	put(&e, tmpl, strlen(tmpl));
+	le32(&e, (uint32_t)d->n);
+	put(&e, d->b, d->n);
+	memcpy(l->b + l->n, e.b, e.n);
+	l->n += e.n;
+	l->end[l->count++] = l->n;
+}
+
+/* d-ng "sha256:" + digest, n-ng name (with its NUL) */
+static void dng_nng(struct buf *d, const unsigned char *dig, const char *name)
+{
+	le32(d, 7 + 1 + 32);
+	put(d, "sha256:", 8);
+	put(d, dig, 32);
+	le32(d, (uint32_t)strlen(name) + 1);
+	put(d, name, strlen(name) + 1);
+}
+
+/* boot_aggregate of all-zero PCRs 0-9 (flip: a wrong one) */
+static void add_boot(struct list *l, bool flip)
+{
+	unsigned char zero[320] = { 0 }, agg[32];
+	struct buf d = { .n = 0 };
+	unsigned int n;
+
+	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
+	agg[0] ^= flip;
+	dng_nng(&d, agg, "boot_aggregate");
+	add(l, "ima-ng", &d);
+}
+
+/* critical data (ima-buf) NAME with its text as the buffer */
+static void add_buf(struct list *l, const char *name, const char *text)
+{
+	struct buf d = { .n = 0 };
+	unsigned char dig[32];
+	unsigned int n;
+
+	EVP_Digest(text, strlen(text), dig, &n, EVP_sha256(), NULL);
+	dng_nng(&d, dig, name);
+	le32(&d, (uint32_t)strlen(text));
+	put(&d, text, strlen(text));
+	add(l, "ima-buf", &d);
+}
+
+/* an ima-sig file record (no signature: rounds here have no verifier) */
+static void add_file(struct list *l, const char *path)
+{
+	struct buf d = { .n = 0 };
+	unsigned char dig[32];
+	unsigned int n;
+
+	EVP_Digest(path, strlen(path), dig, &n, EVP_sha256(), NULL);
+	dng_nng(&d, dig, path);
+	le32(&d, 0);
+	add(l, "ima-sig", &d);
+}
+
+static const char exec_text[] = "kexec_segment_size=8192;ima_binary_runtime_size=300;ima_runtime_measurements_count=3;";
+
+/*
+ * One round over entries [from, to) of l, quoted after `quoted` entries
+ * (PCRs 0-9 zero): the reasons' count; *st moves on success.
+ */
+static int round_over(struct att_poll_state *st, struct att_poll_round *r,
+		      const struct list *l, int from, int to, int quoted)
+{
+	static struct ima_pcr_values q;
+	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
+	size_t start = from ? l->end[from - 1] : 0;
+	int i;
+
+	/* PCR 10 after the quoted entries: replayed again from the bytes */
+	memset(&q, 0, sizeof(q));
+	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
+	for (i = 0; i < quoted; i++) {
+		size_t s = i ? l->end[i - 1] : 0;
+		size_t dstart = s + 4 + 20 + 4;
+		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
+		struct buf d = { .n = 0 };
+
+		dstart += tl + 4;
+		put(&d, l->b + dstart, l->end[i] - dstart);
+		extend(EVP_sha1(), d.b, d.n, pcr1);
+		extend(EVP_sha256(), d.b, d.n, pcr256);
+	}
+	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
+	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	memset(r, 0, sizeof(*r));
+	r->quoted = &q;
+	r->entries = l->b + start;
+	r->entries_len = (to ? l->end[to - 1] : 0) - start;
+	r->offset = start;
+	return att_poll(st, r);
+}
+
+static bool reason_has(const struct att_poll_round *r, const char *text)
+{
+	int i;
+
+	for (i = 0; i < r->rs.n && i < ATT_MAX_REASONS; i++)
+		if (strstr(r->rs.r[i], text))
+			return true;
+	return false;
+}
+
+/* control: boot, a file, kexec_execute, the next kernel's boot_aggregate */
+static void test_kexec_handover_genuine(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	add_buf(&l, "kexec_execute", exec_text);
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/false");
+	if (round_over(&st, &r, &l, 0, 2, 2))
+		fail_msg("round 1 refused: %s", r.rs.r[0]);
+	if (round_over(&st, &r, &l, 2, 5, 5))
+		fail_msg("the round over the hand-over refused: %s", r.rs.r[0]);
+	assert_int_equal(r.verified, 3);
+	assert_int_equal(st.next_index, 5);
+}
+
+/*
+ * The attack: kexec into a kernel without IMA. The old kernel's last
+ * record is kexec_execute; nothing follows, and every quote from the new
+ * kernel's user space shows PCR 10 ending there. Before, that round passed
+ * (and every later one, with no entries).
+ */
+static void test_kexec_into_unmeasured_kernel(void **state)
+{
+	struct att_poll_state st = { 0 }, saved;
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	add_buf(&l, "kexec_execute", exec_text);
+	if (round_over(&st, &r, &l, 0, 2, 2))
+		fail_msg("round 1 refused: %s", r.rs.r[0]);
+	saved = st;
+	assert_int_not_equal(round_over(&st, &r, &l, 2, 3, 3), 0);
+	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_memory_equal(&st, &saved, sizeof(st));
+	/* the same in one round from a new state */
+	memset(&st, 0, sizeof(st));
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "ends at kexec_execute (entry 2)"));
+	assert_false(st.have_boot);
+}
+
+/* kexec_execute followed by a file record, not a boot_aggregate */
+static void test_kexec_not_followed_by_boot(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_buf(&l, "kexec_execute", exec_text);
+	add_file(&l, "/usr/bin/true");
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
+}
+
+/*
+ * A record named boot_aggregate after entry 0 with no kexec_execute before
+ * it: a file IMA logged under that bare name (no path), whose signature
+ * the poller skips for the name; refused.
+ */
+static void test_later_boot_without_kexec(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	add_boot(&l, false);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+}
+
+/* the next kernel's boot_aggregate is not the quoted PCRs 0-9's */
+static void test_kexec_wrong_next_boot(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_buf(&l, "kexec_execute", exec_text);
+	add_boot(&l, true);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_round_boot_aggregate),
 		cmocka_unit_test(test_first_round_nothing_measured),
+		cmocka_unit_test(test_kexec_handover_genuine),
+		cmocka_unit_test(test_kexec_into_unmeasured_kernel),
+		cmocka_unit_test(test_kexec_not_followed_by_boot),
+		cmocka_unit_test(test_later_boot_without_kexec),
+		cmocka_unit_test(test_kexec_wrong_next_boot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

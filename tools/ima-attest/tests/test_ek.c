@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The EK certificate checks (att_ek_check). A throwaway manufacturer CA
+ * and certificates are made here with OpenSSL, each with one property
+ * changed from what an EK certificate of the TCG EK credential profile
+ * (and swtpm_localca's) carries: extended key usage tcg-kp-EKCertificate
+ * (2.23.133.8.1), key usage keyEncipherment, not a CA. The attack each
+ * case stands for: the manufacturer's CA also certified a key that is not
+ * a TPM's EK (a TLS server, a sub-CA, a signing key), whose holder has its
+ * private key in software; presented as an EK with the EK attributes
+ * claimed, it would let the holder answer the credential challenge in
+ * software and enroll a software AK.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "ima_attest.h"
+
+static EVP_PKEY *ca_key, *other_ca_key, *ek_key;
+static X509 *ca_cert, *other_ca_cert;
+static char ca_file[] = "/tmp/test_ek_ca_XXXXXX";
+static struct att_public ek;
+
+static EVP_PKEY *rsa_key(void)
+{
+	return EVP_RSA_gen(2048);
+}
+
+static int add_ext(X509 *x, X509 *issuer, int nid, const char *value)
+{
+	X509V3_CTX ctx;
+	X509_EXTENSION *ext;
+	int ok;
+
+	X509V3_set_ctx(&ctx, issuer, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, nid, value);
+	if (!ext)
+		return 0;
+	ok = X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
+	return ok;
+}
+
+/*
+ * A certificate for key, signed by issuer_key (issuer NULL: self-signed);
+ * exts are (nid, value) pairs in OpenSSL's config syntax, ending with 0.
+ */
+static X509 *make_cert(EVP_PKEY *key, const char *cn, X509 *issuer,
+		       EVP_PKEY *issuer_key, const int *nids,
+		       const char *const *values)
+{
+	X509 *x = X509_new();
+	X509_NAME *name;
+	int i;
+
+	if (!x)
+		return NULL;
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_set_pubkey(x, key);
+	name = X509_get_subject_name(x);
+	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+				   (const unsigned char *)cn, -1, -1, 0);
+	X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name);
+	for (i = 0; nids && nids[i]; i++)
+		if (!add_ext(x, issuer ? issuer : x, nids[i], values[i]))
+			goto bad;
+	if (!X509_sign(x, issuer_key, EVP_sha256()))
+		goto bad;
+	return x;
+bad:
+	X509_free(x);
+	return NULL;
+}
+
+static X509 *make_ca(EVP_PKEY *key, const char *cn)
+{
+	static const int nids[] = { NID_basic_constraints, NID_key_usage, 0 };
+	static const char *const values[] = { "critical,CA:TRUE",
+					      "critical,keyCertSign,cRLSign" };
+
+	return make_cert(key, cn, NULL, key, nids, values);
+}
+
+/* the EK public area for key, with the EK template's attributes */
+static int ek_public(EVP_PKEY *key, struct att_public *pub)
+{
+	BIGNUM *n = NULL;
+	int len;
+
+	memset(pub, 0, sizeof(*pub));
+	if (!EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_N, &n))
+		return -1;
+	len = BN_bn2bin(n, pub->modulus);
+	BN_free(n);
+	pub->type = ATT_ALG_RSA;
+	pub->name_alg = ATT_ALG_SHA256;
+	pub->attrs = ATT_FIXED_TPM | ATT_FIXED_PARENT | ATT_SENSITIVE_ORIGIN |
+		     ATT_ADMIN_WITH_POLICY | ATT_RESTRICTED | ATT_DECRYPT;
+	pub->sym_alg = ATT_ALG_AES;
+	pub->sym_bits = 128;
+	pub->sym_mode = ATT_ALG_CFB;
+	pub->scheme = ATT_ALG_NULL;
+	pub->key_bits = 2048;
+	pub->mod_len = (uint16_t)len;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	FILE *f;
+	int fd;
+
+	ca_key = rsa_key();
+	other_ca_key = rsa_key();
+	ek_key = rsa_key();
+	if (!ca_key || !other_ca_key || !ek_key)
+		return -1;
+	ca_cert = make_ca(ca_key, "test manufacturer CA");
+	other_ca_cert = make_ca(other_ca_key, "another CA");
+	if (!ca_cert || !other_ca_cert || ek_public(ek_key, &ek))
+		return -1;
+	fd = mkstemp(ca_file);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f || !PEM_write_X509(f, ca_cert) || fclose(f))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unlink(ca_file);
+	X509_free(ca_cert);
+	X509_free(other_ca_cert);
+	EVP_PKEY_free(ca_key);
+	EVP_PKEY_free(other_ca_key);
+	EVP_PKEY_free(ek_key);
+	return 0;
+}
+
+/*
+ * Check a certificate for the EK made with these extensions by the CA
+ * (or another one); returns the reasons.
+ */
+static struct att_reasons check(X509 *issuer, EVP_PKEY *issuer_key,
+				const int *nids, const char *const *values)
+{
+	struct att_reasons rs = { 0 };
+	unsigned char *der = NULL;
+	X509 *x;
+	int len;
+
+	x = make_cert(ek_key, "EK", issuer, issuer_key, nids, values);
+	assert_non_null(x);
+	len = i2d_X509(x, &der);
+	assert_true(len > 0);
+	att_ek_check(der, (size_t)len, ca_file, NULL, &ek, &rs);
+	OPENSSL_free(der);
+	X509_free(x);
+	return rs;
+}
+
+static bool has_reason(const struct att_reasons *rs, const char *text)
+{
+	int i;
+
+	for (i = 0; i < rs->n && i < ATT_MAX_REASONS; i++)
+		if (strstr(rs->r[i], text))
+			return true;
+	return false;
+}
+
+static void print_reasons(const struct att_reasons *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->n && i < ATT_MAX_REASONS; i++)
+		print_message("# reason: %s\n", rs->r[i]);
+}
+
+/* what swtpm_localca writes: EKU tcg-kp-EKCertificate, keyEncipherment */
+static const int ek_nids[] = { NID_ext_key_usage, NID_key_usage,
+			       NID_basic_constraints, 0 };
+static const char *const ek_values[] = { "2.23.133.8.1",
+					 "critical,keyEncipherment",
+					 "critical,CA:FALSE" };
+
+static void test_ek_cert_genuine(void **state)
+{
+	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, ek_values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 0);
+}
+
+/* without extensions at all: only the chain and key would say EK */
+static void test_ek_cert_no_extensions(void **state)
+{
+	struct att_reasons rs = check(ca_cert, ca_key, NULL, NULL);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "not an EK certificate: no extended key usage"));
+}
+
+/* a TLS server certificate of the same CA, keyEncipherment and all */
+static void test_ek_cert_server_auth(void **state)
+{
+	static const char *const values[] = { "serverAuth,clientAuth",
+					      "critical,keyEncipherment",
+					      "critical,CA:FALSE" };
+	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)"));
+}
+
+/* the EK purpose, but a CA: a sub-CA's own key is no TPM's */
+static void test_ek_cert_is_ca(void **state)
+{
+	static const char *const values[] = { "2.23.133.8.1",
+					      "critical,keyEncipherment,keyCertSign",
+					      "critical,CA:TRUE" };
+	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "not an EK certificate: it is a CA certificate"));
+}
+
+/* the EK purpose, but a signing key's usage */
+static void test_ek_cert_signing_usage(void **state)
+{
+	static const char *const values[] = { "2.23.133.8.1",
+					      "critical,digitalSignature",
+					      "critical,CA:FALSE" };
+	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "not an EK certificate: its key usage lacks keyEncipherment"));
+}
+
+/* EKU anyExtendedKeyUsage names no purpose in particular */
+static void test_ek_cert_any_eku(void **state)
+{
+	static const char *const values[] = { "anyExtendedKeyUsage",
+					      "critical,keyEncipherment",
+					      "critical,CA:FALSE" };
+	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "lacks tcg-kp-EKCertificate"));
+}
+
+/* the profile is right, the CA is not the trusted one */
+static void test_ek_cert_other_ca(void **state)
+{
+	struct att_reasons rs = check(other_ca_cert, other_ca_key, ek_nids,
+				      ek_values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "does not chain to the manufacturer CA"));
+}
+
+/* the profile is right, the EK public area is another key */
+static void test_ek_cert_other_key(void **state)
+{
+	struct att_public saved = ek;
+	struct att_reasons rs;
+
+	ek.modulus[ek.mod_len / 2] ^= 0x01;
+	rs = check(ca_cert, ca_key, ek_nids, ek_values);
+	ek = saved;
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "EK public key does not match its certificate"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ek_cert_genuine),
+		cmocka_unit_test(test_ek_cert_no_extensions),
+		cmocka_unit_test(test_ek_cert_server_auth),
+		cmocka_unit_test(test_ek_cert_is_ca),
+		cmocka_unit_test(test_ek_cert_signing_usage),
+		cmocka_unit_test(test_ek_cert_any_eku),
+		cmocka_unit_test(test_ek_cert_other_ca),
+		cmocka_unit_test(test_ek_cert_other_key),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
