@@ -32,15 +32,27 @@ _tap_diag() {
 	done
 }
 
+# _tap_esc TEXT: TEXT as one line of a result, in $_tap_e. Names and
+# reasons come from outside (paths, a tool's output): "\" and "#" are
+# escaped, so that only the directive this file writes is one, and a
+# newline is folded, so that no text can write a result line of its own.
+_tap_esc() {
+	_tap_e=${1//\\/\\\\}
+	_tap_e=${_tap_e//[#]/\\#}
+	_tap_e=${_tap_e//$'\n'/ }
+}
+
 tap_ok() {
 	_tap_n=$((_tap_n + 1))
-	echo "ok $_tap_n - $1"
+	_tap_esc "$1"
+	echo "ok $_tap_n - $_tap_e"
 }
 
 tap_fail() {
 	_tap_n=$((_tap_n + 1))
 	_tap_fail=$((_tap_fail + 1))
-	echo "not ok $_tap_n - $1"
+	_tap_esc "$1"
+	echo "not ok $_tap_n - $_tap_e"
 	shift
 	[ $# -eq 0 ] || _tap_diag "$@"
 }
@@ -85,12 +97,18 @@ tap_errno() {
 tap_skip() {
 	_tap_n=$((_tap_n + 1))
 	_tap_skip=$((_tap_skip + 1))
-	echo "ok $_tap_n - $1 # SKIP $2"
+	_tap_esc "$1"
+	local name=$_tap_e
+	_tap_esc "$2"
+	echo "ok $_tap_n - $name # SKIP $_tap_e"
 }
 
 tap_todo() {
 	_tap_n=$((_tap_n + 1))
-	echo "not ok $_tap_n - $1 # TODO $2"
+	_tap_esc "$1"
+	local name=$_tap_e
+	_tap_esc "$2"
+	echo "not ok $_tap_n - $name # TODO $_tap_e"
 	shift 2
 	[ $# -eq 0 ] || _tap_diag "$@"
 }
