@@ -199,4 +199,30 @@ case("r3-kexec-hidden-boundary",
      "renamed records fail", data,
      quote("r3-kexec-hidden-boundary", state(log)) + chk, 1,
      [(4, "kexec-handover"), (5, "kexec-handover")])
+# --- an empty file: its unsigned ima-sig record renamed ima-buf
+mchk = ["--key", "r3-ima.der", "--require-signatures"]
+log = Log()
+boot(log)
+signed_file(log, 4)
+log.add("ima-sig", [d_ng("sha256", EMPTY), n_ng(CONF), b""])
+case("r3-empty-file-as-buf",
+     "root read %s truncated to empty (unsigned, not the manifest's "
+     "digest); its ima-sig record renamed ima-buf reads as an empty "
+     "buffer of the same digest: still an unsigned file not in the "
+     "manifest" % CONF, relabel(log.bytes(), 2, "ima-buf"),
+     quote("r3-empty-file-as-buf", state(log)) + mchk +
+     ["--manifest", "r3-manifest"], 1,
+     [(2, "unsigned"), (2, "manifest-digest")])
+log = Log()
+boot(log)
+signed_file(log, 4)
+sig = imalog.sig_v2("sha256", imalog.keyid(ima_cert),
+                    imalog.sign_digest(ima_key, "sha256", EMPTY))
+log.add("ima-sig", [d_ng("sha256", EMPTY), n_ng(CONF), sig])
+buf(log, "kexec-cmdline", b"console=ttyS0 ro")
+case("r3-empty-file-control",
+     "control: the empty file signed, listed empty in the manifest, and a "
+     "genuine ima-buf record (kexec-cmdline): passes", log.bytes(),
+     quote("r3-empty-file-control", state(log)) + mchk +
+     ["--manifest", "r3-manifest-empty"], 0)
 print("r3 red-team fixtures written to %s" % out)

@@ -1364,7 +1364,8 @@ static bool data_view(const struct ima_record *rec,
 	nul = memchr(f[1], '\0', len[1]);
 	v->name = f[1];
 	v->nlen = nul ? (size_t)(nul - f[1]) : len[1];
-	v->buf = n == 3 && !ima_digest(alg, f[2], len[2], d) &&
+	/* the kernel measures no empty buffer (see audit_record) */
+	v->buf = n == 3 && len[2] && !ima_digest(alg, f[2], len[2], d) &&
 		 !memcmp(d, dig, dlen);
 	return true;
 }
@@ -1568,7 +1569,17 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		return;
 	ibuf = ima_record_field(rec, IMA_F_BUF);
 	check_relabeled(a, rec, &e, ibuf);
-	if (ibuf >= 0) {
+	/*
+	 * The kernel measures no empty buffer (ima_measure_critical_data(),
+	 * ima_kexec_cmdline() and the key hook refuse one), and a file
+	 * measured under a template with a buf field gets an empty one
+	 * (ima_eventbuf_init()): a record with a digest and an empty buf is
+	 * a file measurement. Checked as a buffer it would pass whenever the
+	 * digest is sha256("") (an unsigned empty file's ima-sig record
+	 * renamed ima-buf, its empty sig read as the buffer) and escape the
+	 * signature and manifest checks.
+	 */
+	if (ibuf >= 0 && (rec->fields[ibuf].len || !e.alg)) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}

@@ -546,6 +546,35 @@ static void test_policy_of_last_kernel(void **state)
 	done();
 }
 
+/*
+ * A record with a digest and an empty buf is a file measurement (the
+ * kernel measures no empty buffer): an unsigned empty file's ima-sig
+ * record renamed ima-buf still fails --require-signatures.
+ */
+static void test_empty_buffer_is_file(void **state)
+{
+	static struct list l;
+	uint8_t d[40], h[32];
+
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	sha(EVP_sha256(), "", 0, h);
+	dng(d, h);
+	add(&l, 10, "ima-buf", 3, d, (size_t)40, "/etc/x", (size_t)7, "",
+	    (size_t)0);
+	opts.require_signatures = true;
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_UNSIGNED, 1), 1);
+	assert_int_equal(a.buf_checked, 0);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* without the requirement it passes, as an unsigned file would */
+	assert_int_equal(run_own(&l), IMA_EXIT_OK);
+	assert_int_equal(a.sig.unsigned_, 1);
+	done();
+}
+
 /* the active policy under its upstream name; ima_policy_update is not it */
 static void test_policy_loaded_name(void **state)
 {
@@ -928,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_kexec_handover),
 		cmocka_unit_test(test_policy_loaded_name),
 		cmocka_unit_test(test_policy_of_last_kernel),
+		cmocka_unit_test(test_empty_buffer_is_file),
 		cmocka_unit_test(test_violation_attests_nothing),
 		cmocka_unit_test(test_template_renamed),
 		cmocka_unit_test(test_quote_verdicts),
