@@ -169,6 +169,15 @@ struct ima_audit {
 		bool ok;
 	} *handovers;
 	size_t nhandovers;
+	/*
+	 * The boot_aggregate of every later kernel: a policy recorded before
+	 * the last one that is attested was another kernel's (pick_policy)
+	 */
+	struct ima_kernel_start {
+		uint64_t index;
+		uint32_t pcr;
+	} *kstarts;
+	size_t nkstarts;
 
 	/* ima_policy entries seen; the recorded one is chosen at the end */
 	struct ima_policy_entry {
@@ -179,6 +188,7 @@ struct ima_audit {
 	} *policies;
 	size_t npolicies;
 	bool policy_found;
+	uint64_t kernel_start;	/* first entry of the kernel it must be of */
 	uint64_t policy_index, policy_offset;
 	uint8_t *policy;
 	size_t policy_len;

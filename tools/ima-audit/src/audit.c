@@ -704,6 +704,7 @@ void ima_audit_free(struct ima_audit *a)
 		free(a->policies[i].data);
 	free(a->policies);
 	free(a->handovers);
+	free(a->kstarts);
 	a->policy = NULL;
 	free(a->cache);
 	ima_replay_free(&a->replay);
@@ -1104,14 +1105,44 @@ static bool covered(const struct ima_audit *a, uint32_t pcr, uint64_t index)
 	       index <= (uint64_t)rp->cover_index[pcr];
 }
 
-/* The recorded policy: the last ima_policy entry bound and covered. */
+/*
+ * The first entry of the kernel the verdict is about: the last later
+ * kernel's boot_aggregate that is attested (bound and covered), or one on
+ * a PCR nothing binds (an ignored one: its kernel may be the running one,
+ * so fail closed); 0 for the first kernel. A boot_aggregate after the
+ * covered prefix (--allow-uncovered) began a kernel after what the PCR
+ * values vouch for.
+ */
+static uint64_t last_kernel_start(const struct ima_audit *a)
+{
+	size_t i = a->nkstarts;
+
+	while (i--) {
+		const struct ima_kernel_start *k = &a->kstarts[i];
+
+		if (!(a->bound & (1u << k->pcr)) ||
+		    covered(a, k->pcr, k->index))
+			return k->index;
+	}
+	return 0;
+}
+
+/*
+ * The recorded policy: the last ima_policy entry bound and covered, of
+ * the last kernel. A policy an earlier kernel recorded before a kexec says
+ * nothing of what the kernel running now enforces (it may have booted
+ * with another policy and recorded none).
+ */
 static void pick_policy(struct ima_audit *a)
 {
 	size_t i = a->npolicies;
 
+	a->kernel_start = last_kernel_start(a);
 	while (i--) {
 		const struct ima_policy_entry *pe = &a->policies[i];
 
+		if (pe->index < a->kernel_start)
+			break;
 		if (!covered(a, pe->pcr, pe->index))
 			continue;
 		a->policy = pe->data;
@@ -1279,67 +1310,110 @@ static bool policy_name(const char *p, size_t n)
 	       (n == 17 && !memcmp(p, "ima_policy_loaded", 17));
 }
 
+/* "kexec_load", "kexec_execute": the ima_kexec records */
+static bool kexec_name(const uint8_t *p, size_t n)
+{
+	return (n == 10 && !memcmp(p, "kexec_load", 10)) ||
+	       (n == 13 && !memcmp(p, "kexec_execute", 13));
+}
+
+/* What template data reads as in the layout of the kernel's templates */
+struct data_view {
+	const uint8_t *name;	/* the second field, up to its first NUL */
+	size_t nlen;
+	bool buf;		/* three fields, the digest the third one's */
+};
+
 /*
- * Whether the template data reads as the kernel's ima-buf record of the
- * policy: d-ng|n-ng|buf, a policy name, and the digest its buffer's.
+ * The data framed as fields (u32 length + bytes each) the way every
+ * template but "ima" lays them out, whatever the logged template name
+ * says: true when it frames into two or more fields, the first a valid
+ * digest field (d-ng: "algo:\0digest"), as the kernel's boot_aggregate
+ * (d-ng|n-ng[|sig...]) and ima-buf records (d-ng|n-ng|buf) do.
  */
-static bool data_is_policy(const struct ima_record *rec,
-			   enum ima_byte_order order)
+static bool data_view(const struct ima_record *rec,
+		      enum ima_byte_order order, struct data_view *v)
 {
 	const uint8_t *p = rec->data, *end = rec->data + rec->data_len;
-	const uint8_t *f[3], *nul, *dig;
+	const uint8_t *f[IMA_MAX_FIELDS], *nul, *dig;
 	const struct ima_hash_algo *alg;
 	uint8_t d[IMA_MAX_DIGEST];
-	uint32_t len[3], dlen;
+	uint32_t len[IMA_MAX_FIELDS], dlen;
 	const char *algo;
 	size_t algo_len;
-	int i;
+	int n = 0;
 
 	if (rec->tmpl.legacy)
 		return false;
-	for (i = 0; i < 3; i++) {
-		if (end - p < 4)
+	while (p < end) {
+		if (n == IMA_MAX_FIELDS || end - p < 4)
 			return false;
-		len[i] = ima_get32(p, order);
+		len[n] = ima_get32(p, order);
 		p += 4;
-		if (len[i] > (size_t)(end - p))
+		if (len[n] > (size_t)(end - p))
 			return false;
-		f[i] = p;
-		p += len[i];
+		f[n] = p;
+		p += len[n++];
 	}
-	if (p != end)
-		return false;
-	nul = memchr(f[1], '\0', len[1]);
-	if (!policy_name((const char *)f[1], nul ? (size_t)(nul - f[1]) :
-			 len[1]))
-		return false;
-	if (ima_split_digest_field(f[0], len[0], &algo, &algo_len, &dig,
-				   &dlen))
+	if (n < 2 || ima_split_digest_field(f[0], len[0], &algo, &algo_len,
+					    &dig, &dlen))
 		return false;
 	alg = ima_hash_by_name(algo, algo_len);
-	return alg && dlen == alg->size && !ima_digest(alg, f[2], len[2], d) &&
-	       !memcmp(d, dig, dlen);
+	if (!alg || dlen != alg->size)
+		return false;
+	nul = memchr(f[1], '\0', len[1]);
+	v->name = f[1];
+	v->nlen = nul ? (size_t)(nul - f[1]) : len[1];
+	/* the kernel measures no empty buffer (see audit_record) */
+	v->buf = n == 3 && len[2] && !ima_digest(alg, f[2], len[2], d) &&
+		 !memcmp(d, dig, dlen);
+	return true;
 }
 
 /*
  * The template name is hashed by nothing: the list's holder can give a
- * record any name under which its data still frames. A policy record
- * renamed so that it has no buf or no policy name would drop out of the
- * policy choice (an earlier policy then passing --expect-policy): data
- * that is a policy record under a name that does not say so fails.
+ * record any name under which its data still frames. A record the kernel
+ * wrote as the policy, an ima_kexec record or a boot_aggregate, renamed
+ * so that it has no buf or no such name, would drop out of what they
+ * decide: the policy choice (an earlier policy then passing
+ * --expect-policy), or the kernel boundaries (the list of two kernels
+ * then reading as one, the first kernel's policy as the running one's).
+ * Data that reads as such a record under a name that does not say so
+ * fails.
  */
-static void check_relabeled_policy(struct ima_audit *a,
-				   const struct ima_record *rec,
-				   const struct entry_info *e, int ibuf)
+static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
+			    const struct entry_info *e, int ibuf)
 {
-	if (ibuf >= 0 && e->path && policy_name(e->path, e->plen))
+	bool named, buf = ibuf >= 0 && rec->fields[ibuf].len;
+	struct data_view v;
+
+	if (!data_view(rec, a->order, &v))
 		return;
-	if (!data_is_policy(rec, a->order))
-		return;
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY, e->path,
-			e->plen,
-			"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
-			rec->name);
+	named = e->path && e->plen == v.nlen &&
+		!memcmp(e->path, v.name, v.nlen);
+	if (v.buf && policy_name((const char *)v.name, v.nlen)) {
+		if ((named && buf) || !(a->bound & (1u << rec->pcr)))
+			return;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
+				e->path, e->plen,
+				"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
+				rec->name);
+	} else if (v.buf && kexec_name(v.name, v.nlen)) {
+		if (named && buf)
+			return;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+				e->path, e->plen,
+				"an ima_kexec record (%.*s) logged as template '%s', which hides it: renamed",
+				(int)v.nlen, (const char *)v.name, rec->name);
+	} else if (v.nlen == 14 && !memcmp(v.name, "boot_aggregate", 14)) {
+		if (named)
+			return;
+		ima_audit_failc(a, rec->index, rec->offset,
+				rec->index ? IMA_FC_KEXEC : IMA_FC_BOOT_AGGREGATE,
+				e->path, e->plen,
+				"a boot_aggregate record logged as template '%s', which hides it (a kernel boundary): renamed",
+				rec->name);
+	}
 }
 
 /*
@@ -1386,6 +1460,21 @@ static void handover_unfollowed(struct ima_audit *a,
 			"the list ends with a kexec_execute record: no kernel was handed over to");
 	if (a->nhandovers)
 		a->handovers[a->nhandovers - 1].ok = false;
+}
+
+static void add_kernel_start(struct ima_audit *a,
+			     const struct ima_record *rec)
+{
+	struct ima_kernel_start *nk = realloc(a->kstarts,
+					      (a->nkstarts + 1) * sizeof(*nk));
+
+	if (!nk) {
+		a->oom = true;
+		return;
+	}
+	a->kstarts = nk;
+	nk[a->nkstarts].index = rec->index;
+	nk[a->nkstarts++].pcr = rec->pcr;
 }
 
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
@@ -1466,6 +1555,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		enum ima_boot_status before = a->boot;
 
 		a->kernels++;
+		add_kernel_start(a, rec);
 		if (!pending)
 			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 					e.path, e.plen,
@@ -1478,9 +1568,18 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	if (e.violation)
 		return;
 	ibuf = ima_record_field(rec, IMA_F_BUF);
-	if (a->bound & (1u << rec->pcr))
-		check_relabeled_policy(a, rec, &e, ibuf);
-	if (ibuf >= 0) {
+	check_relabeled(a, rec, &e, ibuf);
+	/*
+	 * The kernel measures no empty buffer (ima_measure_critical_data(),
+	 * ima_kexec_cmdline() and the key hook refuse one), and a file
+	 * measured under a template with a buf field gets an empty one
+	 * (ima_eventbuf_init()): a record with a digest and an empty buf is
+	 * a file measurement. Checked as a buffer it would pass whenever the
+	 * digest is sha256("") (an unsigned empty file's ima-sig record
+	 * renamed ima-buf, its empty sig read as the buffer) and escape the
+	 * signature and manifest checks.
+	 */
+	if (ibuf >= 0 && (rec->fields[ibuf].len || !e.alg)) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
@@ -1592,8 +1691,13 @@ static void check_policy(struct ima_audit *a)
 		return;
 	if (!a->policy_found) {
 		a->policy_match = 0;
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "no ima_policy entry bound and covered in the log");
+		if (a->kernel_start)
+			snprintf(a->policy_diff, sizeof(a->policy_diff),
+				 "no ima_policy entry of the last kernel (entries from %llu, after a kexec) bound and covered in the log",
+				 (unsigned long long)a->kernel_start);
+		else
+			snprintf(a->policy_diff, sizeof(a->policy_diff),
+				 "no ima_policy entry bound and covered in the log");
 		ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_POLICY, NULL, 0,
 			       "policy: %s", a->policy_diff);
 		return;

@@ -495,6 +495,86 @@ static void test_kexec_handover(void **state)
 	done();
 }
 
+/*
+ * A list across a kexec: the recorded policy must be the last kernel's.
+ * A policy only the first kernel recorded says nothing of the running one.
+ */
+static void test_policy_of_last_kernel(void **state)
+{
+	static struct list l;
+	static const char strict[] = "appraise func=BPRM_CHECK\n";
+	uint8_t before[32];
+
+	/* 0 boot, 1 policy, 2 kexec_load, 3 kexec_execute, 4 boot, 5 file */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 10, strict);
+	add_kexec(&l, "kexec_load", 0, 0, 65536);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	memcpy(before, l.pcr[10], 32);
+	add_boot(&l);
+	add_file(&l, 10, "/bin/a");
+	expect_policy(strict, "strict");
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_false(a.policy_found);
+	assert_int_equal(a.kernel_start, 4);
+	assert_int_equal(count(IMA_FC_POLICY, IMA_NO_INDEX), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/*
+	 * values that cover the list up to the kexec_execute only, with
+	 * --allow-uncovered: the second kernel began after what they vouch
+	 * for, so the first kernel's policy is the one at the covered point
+	 */
+	give(&opts.pcrs, IMA_BANK_SHA256, 10, before);
+	opts.allow_uncovered = true;
+	expect_policy(strict, "strict");
+	assert_int_equal(run(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 1);
+	assert_int_equal(a.kernel_start, 0);
+	assert_int_equal(a.uncovered_allowed, 2);
+	done();
+
+	/* the second kernel records its policy too: that one is it */
+	add_policy(&l, 10, strict);
+	expect_policy(strict, "strict");
+	assert_int_equal(run_own(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 6);
+	done();
+}
+
+/*
+ * A record with a digest and an empty buf is a file measurement (the
+ * kernel measures no empty buffer): an unsigned empty file's ima-sig
+ * record renamed ima-buf still fails --require-signatures.
+ */
+static void test_empty_buffer_is_file(void **state)
+{
+	static struct list l;
+	uint8_t d[40], h[32];
+
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	sha(EVP_sha256(), "", 0, h);
+	dng(d, h);
+	add(&l, 10, "ima-buf", 3, d, (size_t)40, "/etc/x", (size_t)7, "",
+	    (size_t)0);
+	opts.require_signatures = true;
+	assert_int_equal(run_own(&l), IMA_EXIT_FAIL);
+	assert_int_equal(count(IMA_FC_UNSIGNED, 1), 1);
+	assert_int_equal(a.buf_checked, 0);
+	assert_int_equal(a.failure_count, 1);
+	done();
+
+	/* without the requirement it passes, as an unsigned file would */
+	assert_int_equal(run_own(&l), IMA_EXIT_OK);
+	assert_int_equal(a.sig.unsigned_, 1);
+	done();
+}
+
 /* the active policy under its upstream name; ima_policy_update is not it */
 static void test_policy_loaded_name(void **state)
 {
@@ -876,6 +956,8 @@ int main(void)
 		cmocka_unit_test(test_policy_bound_covered),
 		cmocka_unit_test(test_kexec_handover),
 		cmocka_unit_test(test_policy_loaded_name),
+		cmocka_unit_test(test_policy_of_last_kernel),
+		cmocka_unit_test(test_empty_buffer_is_file),
 		cmocka_unit_test(test_violation_attests_nothing),
 		cmocka_unit_test(test_template_renamed),
 		cmocka_unit_test(test_quote_verdicts),
