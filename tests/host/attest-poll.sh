@@ -201,6 +201,19 @@ cp "$tmp/evil.ima" "$tmp/a-unsigned/entries"
 poll "$tmp/a-unsigned" "$(start_of 80)"
 expect "an unsigned program run between rounds (in the list, quoted): refused" 1 \
 	'entry 80 \(/tmp/evil\): unsigned: a file the verifier does not know'
+# the same record sent under the template name "ima-buf" (same length and
+# layout; no bank hashes the name, so the same template hash and PCR 10):
+# its empty sig field read as a buffer, and buffers carry no signature
+# (before, "round 4: PASS, 1 new entries verified")
+mkdir -p "$tmp/a-renamed"
+cp "$tmp/a-unsigned"/quote.* "$tmp/a-unsigned/nonce" "$tmp/a-renamed/"
+python3 "$here/ima_list.py" rename "$tmp/evil.ima" ima-buf "$tmp/a-renamed/entries"
+tap_is "the renamed record differs from the unsigned one only in its template name" \
+	"$(cmp -l "$tmp/evil.ima" "$tmp/a-renamed/entries" | wc -l)" 3
+poll "$tmp/a-renamed" "$(start_of 80)"
+expect "the unsigned program's record renamed ima-buf (template hash and PCR 10 unchanged): refused" 1 \
+	'entry 80 \(/tmp/evil\): unsigned: a file the verifier does not know'
+state_is "after the renamed record the state is still at entry 80" 80
 # the clock: a state whose last quote was later than this one
 cp "$tmp/state" "$tmp/state.good"
 sed -i 's/^clock .*/clock 99999999999/' "$tmp/state"
@@ -240,6 +253,16 @@ quote "$tmp/k2"
 cp "$tmp/exec.ima" "$tmp/k2/entries"
 poll "$tmp/k2" "$(end_of 40)"
 expect "kexec into a kernel that measures nothing (the quoted PCR 10 ends at kexec_execute): refused" 1 \
+	'the quoted PCR 10 ends at kexec_execute \(entry 40\)'
+# the same kexec_execute record sent under the name "ima-sig": a buffer by
+# its data (digest = hash of the third field) whatever its name, so the
+# hand-over is still seen (without --key this round passed before; with
+# it, it was refused only because the text is no signature)
+mkdir -p "$tmp/k2r"
+cp "$tmp/k2"/quote.* "$tmp/k2/nonce" "$tmp/k2r/"
+python3 "$here/ima_list.py" rename "$tmp/exec.ima" ima-sig "$tmp/k2r/entries"
+poll "$tmp/k2r" "$(end_of 40)"
+expect "the kexec_execute record renamed ima-sig, the quote ending there: refused" 1 \
 	'the quoted PCR 10 ends at kexec_execute \(entry 40\)'
 state_is "the refused round left the state at entry 40" 40
 # the control: the next kernel's IMA extends its boot_aggregate (the same

@@ -12,6 +12,10 @@ endian) and the firmware's crypto-agile event log.
                                       TEXT its buffer), as the kernel logs it
     ima_list.py alter LIST N OUT      entry N's file digest changed, its
                                       template hash recomputed
+    ima_list.py rename LIST NAME OUT  every entry logged under template NAME
+                                      (its data, template hash and so its
+                                      PCR extends unchanged: no bank hashes
+                                      the template name)
     ima_list.py evlog-extends LOG     the firmware log's extends as
                                       tpm2_pcrextend arguments
 """
@@ -67,6 +71,14 @@ def main():
         nlen, = struct.unpack_from("<I", b, start + 24)
         rec = record(bytes(data), bytes(b[start + 28:start + 28 + nlen]))
         open(sys.argv[4], "wb").write(bytes(b[:start]) + rec + bytes(b[end:]))
+    elif cmd == "rename":
+        b = open(sys.argv[2], "rb").read()
+        out = b""
+        for start, end, pcr, digest, data in entries(b):
+            out += (struct.pack("<I", pcr) + digest +
+                    struct.pack("<I", len(sys.argv[3])) + sys.argv[3].encode() +
+                    struct.pack("<I", len(data)) + data)
+        open(sys.argv[4], "wb").write(out)
     elif cmd == "evlog-extends":
         b = open(sys.argv[2], "rb").read()
         size, = struct.unpack_from("<I", b, 28)

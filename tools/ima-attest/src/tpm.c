@@ -269,9 +269,20 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 	else if (!att_md(ak->scheme_hash))
 		att_reason(rs, "AK scheme hash 0x%04x not supported",
 			   ak->scheme_hash);
+	else if (ak->scheme_hash == ATT_ALG_SHA1)
+		att_reason(rs, "AK scheme hash 0x%04x is sha1: its quotes would be signed over a collision-prone digest",
+			   ak->scheme_hash);
+	/*
+	 * The name is what MakeCredential binds the secret to and what the
+	 * TPM checks before it releases it: sha256, as the EK's, so that no
+	 * second public area can share it by a sha1 collision.
+	 */
 	n = att_public_name(ak, mine, sizeof(mine));
 	if (n < 0)
 		att_reason(rs, "AK nameAlg 0x%04x not supported", ak->name_alg);
+	else if (ak->name_alg != ATT_ALG_SHA256)
+		att_reason(rs, "AK nameAlg 0x%04x: the AK's name must be sha256",
+			   ak->name_alg);
 	else if ((size_t)n != name_len || memcmp(mine, name, name_len))
 		att_reason(rs, "AK name does not match its public area (the name is nameAlg || H(TPMT_PUBLIC))");
 	return rs->n - before;

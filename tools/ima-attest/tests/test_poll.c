@@ -16,6 +16,7 @@
 #include <openssl/evp.h>
 
 #include "ima_attest.h"
+#include "ima_sig.h"
 
 struct buf {
 	unsigned char b[512];
@@ -358,6 +359,146 @@ static void test_kexec_wrong_next_boot(void **state)
 	assert_true(reason_has(&r, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
 }
 
+/* --- records renamed: no bank hashes the template name --------------- */
+
+/* a file record: d-ng of content, n-ng path, the sig field sig (may be
+ * empty), logged under template name tmpl */
+static void add_file_as(struct list *l, const char *tmpl, const char *path,
+			const unsigned char *content, size_t clen,
+			const unsigned char *sig, size_t slen)
+{
+	struct buf d = { .n = 0 };
+	unsigned char dig[32];
+	unsigned int n;
+
+	EVP_Digest(content, clen, dig, &n, EVP_sha256(), NULL);
+	dng_nng(&d, dig, path);
+	le32(&d, (uint32_t)slen);
+	put(&d, sig, slen);
+	add(l, tmpl, &d);
+}
+
+/* round_over with a verifier that knows no key: every file needs a
+ * signature, none verifies */
+static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
+		       const struct list *l, int to)
+{
+	static struct ima_keyring kr;
+	static struct ima_pcr_values q;
+	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
+	struct ima_verifier *v = ima_verifier_new(&kr);
+	int i, ret;
+
+	assert_non_null(v);
+	memset(&q, 0, sizeof(q));
+	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
+	for (i = 0; i < to; i++) {
+		size_t s = i ? l->end[i - 1] : 0;
+		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
+		size_t dstart = s + 4 + 20 + 4 + tl + 4;
+
+		extend(EVP_sha1(), l->b + dstart, l->end[i] - dstart, pcr1);
+		extend(EVP_sha256(), l->b + dstart, l->end[i] - dstart, pcr256);
+	}
+	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
+	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	memset(r, 0, sizeof(*r));
+	r->quoted = &q;
+	r->entries = l->b;
+	r->entries_len = l->end[to - 1];
+	r->verifier = v;
+	ret = att_poll(st, r);
+	ima_verifier_free(v);
+	return ret;
+}
+
+/*
+ * The attack: an unsigned program's ima-sig record sent under the name
+ * "ima-buf" (same length, same layout, same template hash and PCR 10):
+ * its third field reads as a buffer, and buffers carry no signature.
+ * Before, the round passed with a verifier. The control: a genuine
+ * ima-buf record (its digest the hash of its buffer) passes.
+ */
+static void test_unsigned_file_renamed_buffer(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+	static const char evil[] = "#!/bin/sh\nevil\n";
+
+	add_boot(&l, false);
+	add_buf(&l, "ima_policy_loaded", "measure func=BPRM_CHECK\n");
+	if (round_keyed(&st, &r, &l, 2))
+		fail_msg("a genuine buffer record was refused: %s", r.rs.r[0]);
+	memset(&st, 0, sizeof(st));
+	add_file_as(&l, "ima-buf", "/tmp/evil", (const unsigned char *)evil,
+		    strlen(evil), (const unsigned char *)"", 0);
+	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
+	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned: a file the verifier does not know"));
+	assert_false(st.have_boot);
+	/* the same under a custom format with a buf field */
+	memset(&st, 0, sizeof(st));
+	l.n = l.end[1];
+	l.count = 2;
+	add_file_as(&l, "d-ng|n-ng|buf", "/tmp/evil", (const unsigned char *)evil,
+		    strlen(evil), (const unsigned char *)"", 0);
+	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
+	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned"));
+}
+
+/*
+ * A file whose content is the bytes of its own security.ima (a type 0x03
+ * signature header, the rest garbage) has digest = hash(third field):
+ * renamed ima-buf it reads as a genuine buffer by its digest alone. The
+ * third field starts with a signature's type, so it is a signature, and
+ * it verifies with no key.
+ */
+static void test_file_equal_to_its_signature(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+	static const unsigned char x[] = { 0x03, 0x02, 0x04, 0xde, 0xad, 0xbe,
+					   0xef, 0x00, 0x04, 'e', 'v', 'i', 'l' };
+
+	add_boot(&l, false);
+	add_file_as(&l, "ima-buf", "/tmp/evil", x, sizeof(x), x, sizeof(x));
+	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
+	assert_true(reason_has(&r, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
+	assert_false(st.have_boot);
+}
+
+/*
+ * kexec_execute (ima-buf) sent under the name "ima-sig": no buf field by
+ * name, so no hand-over was seen, and a quote ending there (a kernel that
+ * measures nothing) passed without --key. The record is a buffer by its
+ * data, whatever its name: refused.
+ */
+static void test_kexec_execute_renamed(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+	struct buf d = { .n = 0 };
+	unsigned char dig[32];
+	unsigned int n;
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
+	dng_nng(&d, dig, "kexec_execute");
+	le32(&d, (uint32_t)strlen(exec_text));
+	put(&d, exec_text, strlen(exec_text));
+	add(&l, "ima-sig", &d);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_false(st.have_boot);
+	/* the control: the next kernel's boot_aggregate after it passes */
+	add_boot(&l, false);
+	if (round_over(&st, &r, &l, 0, 4, 4))
+		fail_msg("the hand-over under a renamed record was refused: %s", r.rs.r[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +509,9 @@ int main(void)
 		cmocka_unit_test(test_kexec_not_followed_by_boot),
 		cmocka_unit_test(test_later_boot_without_kexec),
 		cmocka_unit_test(test_kexec_wrong_next_boot),
+		cmocka_unit_test(test_unsigned_file_renamed_buffer),
+		cmocka_unit_test(test_file_equal_to_its_signature),
+		cmocka_unit_test(test_kexec_execute_renamed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,9 +109,12 @@ static void test_ak_check_each_attribute(void **state)
 }
 
 /*
- * The signing scheme (name recomputed): OAEP (0x0017, an encryption
- * scheme, same layout) is no signing scheme, SM3_256 (0x0012) no hash the
- * quote check knows. Offsets in the fixture: TPM2B size, type, nameAlg,
+ * The signing scheme and the name algorithm (name recomputed with it):
+ * OAEP (0x0017, an encryption scheme, same layout) is no signing scheme,
+ * SM3_256 (0x0012) no hash the quote check knows, sha1 (0x0004) no hash to
+ * sign quotes or name the AK with, nor sha384 (0x000c) the name algorithm
+ * MakeCredential is done with. Offsets in the fixture: TPM2B size (0-1),
+ * type (2-3), nameAlg (4-5),
  * objectAttributes, an empty authPolicy (10-11), symmetric NULL (12-13),
  * then scheme (14-15) and its hash (16-17).
  */
@@ -124,6 +127,10 @@ static void test_ak_check_scheme(void **state)
 	} c[] = {
 		{ 14, 0x0017, "AK scheme 0x0017" },
 		{ 16, 0x0012, "scheme hash 0x0012 not supported" },
+		/* sha1: a known hash, but a collision-prone one */
+		{ 16, ATT_ALG_SHA1, "scheme hash 0x0004 is sha1" },
+		{ 4, ATT_ALG_SHA1, "nameAlg 0x0004: the AK's name must be sha256" },
+		{ 4, ATT_ALG_SHA384, "nameAlg 0x000c: the AK's name must be sha256" },
 	};
 	size_t i;
 
