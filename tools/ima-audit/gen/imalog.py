@@ -6,6 +6,7 @@ ima_template_lib.c, ima_crypto.c): records of u32 pcr, sha1 template
 digest, u32 name length, name, u32 data length (not for "ima"), data.
 PCRs are extended the way ima_pcr_extend() does, violations with 0xff.
 """
+import copy
 import hashlib
 import struct
 
@@ -218,3 +219,30 @@ def records(data, endian="little"):
         out.append((start, off + 4 + dlen, name.decode(), off + 4))
         off += 4 + dlen
     return out
+
+
+def pcr_state(boot, log):
+    """The PCR values of every bank after boot's values and log's entries."""
+    st = copy.deepcopy(boot)
+    for bank in BANKS:
+        st[bank].update(copy.deepcopy(log.pcrs[bank]))
+    return st
+
+
+def relabel(data, index, name):
+    """The list with record index given template name, data unchanged."""
+    start, end, old, doff = records(data)[index]
+    rec = (data[start:start + 24] + struct.pack("<I", len(name)) +
+           name.encode() + data[start + 28 + len(old):end])
+    return data[:start] + rec + data[end:]
+
+
+def write_case(write, name, reason, data, args, exit_, fails=(), has=()):
+    """A runner case (tests/run-cases.py): NAME.bin, .args and .expect,
+    the expectation written from how the case was built."""
+    write(name + ".bin", data)
+    write(name + ".args", (" ".join(args + [name + ".bin"]) + "\n").encode())
+    lines = ["# %s" % reason, "exit %d" % exit_]
+    lines += ["fail %s %s" % f for f in sorted(set(fails), key=str)]
+    lines += ["stdout-has %s" % h for h in has]
+    write(name + ".expect", ("\n".join(lines) + "\n").encode())

@@ -19,7 +19,6 @@ usage: mkredteam_r2.py OUT_DIR
 import copy
 import hashlib
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -71,39 +70,19 @@ def policy(log, text):
 
 
 def state(log):
-    st = copy.deepcopy(BOOT)
-    for bank in imalog.BANKS:
-        st[bank].update(copy.deepcopy(log.pcrs[bank]))
-    return st
+    return imalog.pcr_state(BOOT, log)
 
 
 def quote(name, st):
     """A genuine quote of st (sha256 PCR 0-10) with the r2 AK."""
-    sel = [("sha256", SEL)]
-    msg = tq.attest(sel, st, NONCE)
-    write(name + ".msg", msg)
-    write(name + ".sig", tq.sign(ak, msg))
-    write(name + ".vals", tq.values(sel, st))
-    return ["--quote", name + ".msg", "--quote-sig", name + ".sig",
-            "--ak-pub", "r2-ak.pem", "--quote-pcrs", name + ".vals",
-            "--nonce", NONCE.hex()]
+    return tq.quote_case(write, ak, "r2-ak.pem", name, st, NONCE, SEL)
 
 
-def relabel(data, index, name):
-    """The list with record index given template name, data unchanged."""
-    start, end, old, doff = imalog.records(data)[index]
-    rec = (data[start:start + 24] + struct.pack("<I", len(name)) +
-           name.encode() + data[start + 28 + len(old):end])
-    return data[:start] + rec + data[end:]
+relabel = imalog.relabel
 
 
 def case(name, reason, data, args, exit_, fails=(), has=()):
-    write(name + ".bin", data)
-    write(name + ".args", (" ".join(args + [name + ".bin"]) + "\n").encode())
-    lines = ["# %s" % reason, "exit %d" % exit_]
-    lines += ["fail %s %s" % f for f in sorted(set(fails), key=str)]
-    lines += ["stdout-has %s" % h for h in has]
-    write(name + ".expect", ("\n".join(lines) + "\n").encode())
+    imalog.write_case(write, name, reason, data, args, exit_, fails, has)
 
 
 # --- a violation's template data is hashed by nothing

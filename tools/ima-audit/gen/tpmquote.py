@@ -95,3 +95,16 @@ def public_pem(key):
     from cryptography.hazmat.primitives import serialization as s
     return key.public_key().public_bytes(
         s.Encoding.PEM, s.PublicFormat.SubjectPublicKeyInfo)
+
+
+def quote_case(write, ak, ak_pem, name, st, nonce, sel_pcrs):
+    """A genuine quote of st (sha256 bank, sel_pcrs) signed by ak, written
+    as NAME.msg, .sig and .vals; the ima-audit arguments that give it."""
+    sel = [("sha256", sel_pcrs)]
+    msg = attest(sel, st, nonce)
+    write(name + ".msg", msg)
+    write(name + ".sig", sign(ak, msg))
+    write(name + ".vals", values(sel, st))
+    return ["--quote", name + ".msg", "--quote-sig", name + ".sig",
+            "--ak-pub", ak_pem, "--quote-pcrs", name + ".vals",
+            "--nonce", nonce.hex()]
