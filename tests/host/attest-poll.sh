@@ -107,6 +107,20 @@ expect() {
 	fi
 }
 state_is() { tap_is "$1" "$(sed -n 's/^next //p' "$tmp/state")" "$2 $(start_of "$2")"; }
+# extend_record FILE: PCR 10 extended with the one record in FILE, as the
+# guest's kernel would when it measured it
+extend_record() {
+	local h1 h2
+	read -r h1 h2 < <(python3 "$here/ima_list.py" entries "$1" | cut -d' ' -f3,4)
+	tpm2_pcrextend "10:sha1=$h1,sha256=$h2"
+}
+# renamed DIR FROM FILE NAME: round FROM's quote and nonce in DIR, with
+# FILE's records under template NAME as the guest's answer
+renamed() {
+	mkdir -p "$1"
+	cp "$2"/quote.* "$2/nonce" "$1/"
+	python3 "$here/ima_list.py" rename "$3" "$4" "$1/entries"
+}
 
 # a machine whose IMA measured nothing: PCR 10 still zero, no entry sent.
 # A running IMA extends boot_aggregate before any process starts, so a
@@ -194,8 +208,7 @@ expect "round 3, the genuine answer to the same quote: passes from the unchanged
 	'PASS, 10 new entries verified'
 # the guest runs a program that nobody signed
 python3 "$here/ima_list.py" unsigned /tmp/evil "$tmp/evil.ima"
-read -r eh1 eh2 < <(python3 "$here/ima_list.py" entries "$tmp/evil.ima" | cut -d' ' -f3,4)
-tpm2_pcrextend "10:sha1=$eh1,sha256=$eh2"
+extend_record "$tmp/evil.ima"
 quote "$tmp/a-unsigned"
 cp "$tmp/evil.ima" "$tmp/a-unsigned/entries"
 poll "$tmp/a-unsigned" "$(start_of 80)"
@@ -205,9 +218,7 @@ expect "an unsigned program run between rounds (in the list, quoted): refused" 1
 # layout; no bank hashes the name, so the same template hash and PCR 10):
 # its empty sig field read as a buffer, and buffers carry no signature
 # (before, "round 4: PASS, 1 new entries verified")
-mkdir -p "$tmp/a-renamed"
-cp "$tmp/a-unsigned"/quote.* "$tmp/a-unsigned/nonce" "$tmp/a-renamed/"
-python3 "$here/ima_list.py" rename "$tmp/evil.ima" ima-buf "$tmp/a-renamed/entries"
+renamed "$tmp/a-renamed" "$tmp/a-unsigned" "$tmp/evil.ima" ima-buf
 tap_is "the renamed record differs from the unsigned one only in its template name" \
 	"$(cmp -l "$tmp/evil.ima" "$tmp/a-renamed/entries" | wc -l)" 3
 poll "$tmp/a-renamed" "$(start_of 80)"
@@ -247,8 +258,7 @@ expect "after the reset, a new state: entries 0-39 quoted and verified" 0 'PASS,
 python3 "$here/ima_list.py" buf kexec_execute \
 	'kexec_segment_size=1048576;ima_binary_runtime_size=9000;ima_runtime_measurements_count=40;' \
 	"$tmp/exec.ima"
-read -r kh1 kh2 < <(python3 "$here/ima_list.py" entries "$tmp/exec.ima" | cut -d' ' -f3,4)
-tpm2_pcrextend "10:sha1=$kh1,sha256=$kh2"
+extend_record "$tmp/exec.ima"
 quote "$tmp/k2"
 cp "$tmp/exec.ima" "$tmp/k2/entries"
 poll "$tmp/k2" "$(end_of 40)"
@@ -258,9 +268,7 @@ expect "kexec into a kernel that measures nothing (the quoted PCR 10 ends at kex
 # its data (digest = hash of the third field) whatever its name, so the
 # hand-over is still seen (without --key this round passed before; with
 # it, it was refused only because the text is no signature)
-mkdir -p "$tmp/k2r"
-cp "$tmp/k2"/quote.* "$tmp/k2/nonce" "$tmp/k2r/"
-python3 "$here/ima_list.py" rename "$tmp/exec.ima" ima-sig "$tmp/k2r/entries"
+renamed "$tmp/k2r" "$tmp/k2" "$tmp/exec.ima" ima-sig
 poll "$tmp/k2r" "$(end_of 40)"
 expect "the kexec_execute record renamed ima-sig, the quote ending there: refused" 1 \
 	'the quoted PCR 10 ends at kexec_execute \(entry 40\)'

@@ -152,8 +152,9 @@ def keyid(cert):
 
 def _hash_obj(alg):
     from cryptography.hazmat.primitives import hashes
-    return {"sha1": hashes.SHA1(), "sha256": hashes.SHA256(),
-            "sha384": hashes.SHA384(), "sha512": hashes.SHA512()}[alg]
+    return {"md5": hashes.MD5(), "sha1": hashes.SHA1(),
+            "sha256": hashes.SHA256(), "sha384": hashes.SHA384(),
+            "sha512": hashes.SHA512()}[alg]
 
 
 def sign_digest(key, alg, digest):

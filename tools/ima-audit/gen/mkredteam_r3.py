@@ -203,4 +203,27 @@ case("r3-empty-file-control",
      "genuine ima-buf record (kexec-cmdline): passes", log.bytes(),
      quote("r3-empty-file-control", state(log)) + mchk +
      ["--manifest", "r3-manifest-empty"], 0)
+# --- a file measured with md5 (ima_hash=md5) and signed over that digest:
+# md5 collisions are practical (chosen prefix), so whoever got one file's
+# md5 signed can make another with the same digest: the signature attests
+# nothing. (A manifest refuses md5 digests already: its parser takes the
+# sha1 and sha2 lengths only.)
+MD5 = hashlib.md5(b"r3 md5 file").digest()
+log = Log()
+boot(log)
+sig = imalog.sig_v2("md5", imalog.keyid(ima_cert),
+                    imalog.sign_digest(ima_key, "md5", MD5))
+log.add("ima-sig", [d_ng("md5", MD5), n_ng("/usr/bin/md5file"), sig])
+case("r3-md5-signature",
+     "a file signed over its md5 digest, the signature valid: it attests "
+     "nothing (md5 collisions), so --require-signatures fails it",
+     log.bytes(), quote("r3-md5-signature", state(log)) + mchk, 1,
+     [(1, "signature-algorithm")])
+log = Log()
+boot(log)
+signed_file(log, 5)
+case("r3-md5-signature-control",
+     "control: the same list with the file measured and signed over "
+     "sha256: passes", log.bytes(),
+     quote("r3-md5-signature-control", state(log)) + mchk, 0)
 print("r3 red-team fixtures written to %s" % out)

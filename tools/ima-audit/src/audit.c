@@ -1201,6 +1201,33 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 		flush_batch(a);
 }
 
+/*
+ * md4 and md5: collisions, chosen-prefix ones for md5, are practical, so
+ * a signature over such a digest vouches for any file made to share it.
+ * The kernel accepts them (ima_hash=md5); an auditor checking signatures
+ * must not.
+ */
+static bool digest_broken(const struct ima_hash_algo *alg)
+{
+	return !strcmp(alg->name, "md4") || !strcmp(alg->name, "md5");
+}
+
+static void fail_broken_digest(struct ima_audit *a,
+			       const struct ima_record *rec,
+			       const struct entry_info *e,
+			       const struct ima_hash_algo *alg, bool modsig)
+{
+	pthread_mutex_lock(&a->lock);
+	a->sig.failed++;
+	if (modsig)
+		a->sig.modsig_failed++;
+	pthread_mutex_unlock(&a->lock);
+	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_SIG_ALGO, e->path,
+			e->plen,
+			"%s%s digest: collisions are practical, so its signature attests nothing",
+			modsig ? "modsig: " : "", alg->name);
+}
+
 static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		       const struct entry_info *e)
 {
@@ -1230,6 +1257,8 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 					       "malformed signature header");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
+		} else if (digest_broken(e->alg)) {
+			fail_broken_digest(a, rec, e, e->alg, false);
 		} else {
 			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
 			       f);
@@ -1259,6 +1288,8 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 				       "modsig: missing or malformed d-modsig field");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
+		} else if (digest_broken(alg)) {
+			fail_broken_digest(a, rec, e, alg, true);
 		} else {
 			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
 		}
