@@ -115,148 +115,52 @@ static void extend(uint8_t *pcr, int bank, const uint8_t *d)
  * No bank hashes the template name: whoever sends the list can give a
  * record any name under which its data still frames ("ima-sig" and
  * "ima-buf" have the same length and layout). So a record is read here
- * as the kernel lays out the templates it writes, never by the name it
- * carries: u32-length-prefixed fields, the first the digest (d-ng), the
- * second the name (n-ng), the third the signature (ima-sig) or the
- * buffer (ima-buf).
+ * by position (ima_data_view), never by the name it carries.
  */
-#define POLL_FIELDS	IMA_MAX_FIELDS
 
-struct frame {
-	int n;
-	const uint8_t *p[POLL_FIELDS];
-	uint32_t len[POLL_FIELDS];
-};
-
-/* the record's data as length-prefixed fields; false if it does not frame */
-static bool frame(const struct ima_record *rec, struct frame *f)
+/* the record's name for a message, at most 80 bytes */
+static int shown(const struct ima_data_view *v, const char **name)
 {
-	const uint8_t *p = rec->data, *end = rec->data + rec->data_len;
-
-	f->n = 0;
-	while (p < end) {
-		uint32_t len;
-
-		if (f->n == POLL_FIELDS || end - p < 4)
-			return false;
-		len = ima_get32(p, IMA_BO_LITTLE);
-		p += 4;
-		if (len > (size_t)(end - p))
-			return false;
-		f->p[f->n] = p;
-		f->len[f->n++] = len;
-		p += len;
-	}
-	return true;
-}
-
-/* the first field as a digest "algo:\0digest" of a known algorithm */
-static const struct ima_hash_algo *frame_digest(const struct frame *f,
-						const uint8_t **dig,
-						uint32_t *dlen)
-{
-	const struct ima_hash_algo *alg;
-	const char *algo;
-	size_t alen;
-
-	if (f->n < 1 || ima_split_digest_field(f->p[0], f->len[0], &algo, &alen,
-					       dig, dlen))
-		return NULL;
-	alg = ima_hash_by_name(algo, alen);
-	return alg && *dlen == alg->size ? alg : NULL;
-}
-
-/*
- * A buffer as the kernel logs one (process_buffer_measurement): three
- * fields, the digest the hash of the third, which is not empty (the
- * kernel measures no empty buffer). A file's third field, its signature,
- * is empty or starts with the type of an IMA or EVM signature (0x03
- * EVM_IMA_XATTR_DIGSIG, 0x05 EVM_XATTR_PORTABLE_DIGSIG, 0x06
- * IMA_VERITY_DIGSIG: ima_eventsig_init); a file whose content equals
- * such bytes would otherwise pass as a buffer. So a third field
- * starting with one of those is a signature, never a buffer.
- */
-static bool is_buffer(const struct frame *f)
-{
-	const struct ima_hash_algo *alg;
-	uint8_t d[IMA_MAX_DIGEST];
-	const uint8_t *dig;
-	uint32_t dlen;
-
-	if (f->n != 3 || !f->len[2] || f->p[2][0] == 0x03 ||
-	    f->p[2][0] == 0x05 || f->p[2][0] == 0x06)
-		return false;
-	alg = frame_digest(f, &dig, &dlen);
-	return alg && !ima_digest(alg, f->p[2], f->len[2], d) &&
-	       !memcmp(d, dig, dlen);
-}
-
-/* the second field, the record's name, without its NUL */
-static const char *frame_name(const struct frame *f, int *len)
-{
-	if (f->n < 2) {
-		*len = 1;
-		return "?";
-	}
-	*len = (int)f->len[1];
-	if (*len > 0 && f->p[1][*len - 1] == '\0')
-		(*len)--;
-	return (const char *)f->p[1];
-}
-
-/* the record's name is exactly name */
-static bool named(const struct frame *f, const char *name)
-{
-	int len;
-	const char *n = frame_name(f, &len);
-
-	return f->n >= 2 && (size_t)len == strlen(name) && !memcmp(n, name, len);
+	*name = v->name ? v->name : "?";
+	return v->name ? (int)(v->nlen > 80 ? 80 : v->nlen) : 1;
 }
 
 /* a new file entry must carry a signature that verifies; buffers (keys,
  * the policy, kexec records) and boot_aggregate are not files */
-static void check_sig(struct att_poll_round *r, const struct frame *f,
+static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 		      uint64_t index)
 {
-	const struct ima_hash_algo *alg;
 	struct ima_sig_hdr h;
-	const uint8_t *dig;
-	uint32_t dlen;
-	int nlen;
-	const char *name = frame_name(f, &nlen);
+	const char *name;
+	int nlen = shown(v, &name);
 
-	if (is_buffer(f))
+	if (v->buf || ima_data_named(v, "boot_aggregate"))
 		return;
-	if (named(f, "boot_aggregate"))
-		return;
-	alg = frame_digest(f, &dig, &dlen);
-	if (!alg) {
+	if (!v->alg) {
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): no file digest", index,
-			   nlen > 80 ? 80 : nlen, name);
+			   nlen, name);
 		return;
 	}
-	if (f->n < 3 || f->len[2] == 0) {
+	if (v->n < 3 || v->len[2] == 0) {
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): unsigned: a file the verifier does not know",
-			   index, nlen > 80 ? 80 : nlen, name);
+			   index, nlen, name);
 		return;
 	}
-	if (ima_sig_parse(f->p[2], f->len[2], &h) != IMA_SIG_OK ||
-	    ima_verify_v2(r->verifier, alg, dig, dlen, &h) != IMA_SIG_OK)
+	if (ima_sig_parse(v->f[2], v->len[2], &h) != IMA_SIG_OK ||
+	    ima_verify_v2(r->verifier, v->alg, v->dig, v->dlen, &h) != IMA_SIG_OK)
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): signature does not verify with the IMA key",
-			   index, nlen > 80 ? 80 : nlen, name);
+			   index, nlen, name);
 }
 
 /* a boot_aggregate record whose sha256 digest is the quoted PCRs 0-9's */
-static bool aggregate_ok(const struct frame *f, const struct ima_pcr_values *q)
+static bool aggregate_ok(const struct ima_data_view *v,
+			 const struct ima_pcr_values *q)
 {
-	const struct ima_hash_algo *alg;
-	const uint8_t *dig;
 	uint8_t agg[32];
-	uint32_t dlen;
 
-	alg = frame_digest(f, &dig, &dlen);
-	return alg && dlen == 32 && !ima_boot_aggregate(q, IMA_BANK_SHA256, agg) &&
-	       !memcmp(agg, dig, 32);
+	return v->alg && v->dlen == 32 &&
+	       !ima_boot_aggregate(q, IMA_BANK_SHA256, agg) &&
+	       !memcmp(agg, v->dig, 32);
 }
 
 /*
@@ -268,22 +172,23 @@ static bool aggregate_ok(const struct frame *f, const struct ima_pcr_values *q)
  * that IMA logged under that name, whose signature would go unchecked).
  * *pending: the previous record was kexec_execute (its index in *exec).
  */
-static void check_handover(struct att_poll_round *r, const struct frame *f,
+static void check_handover(struct att_poll_round *r,
+			   const struct ima_data_view *v,
 			   uint64_t index, bool violation, bool *pending,
 			   uint64_t *exec)
 {
-	bool boot = !violation && named(f, "boot_aggregate");
+	bool boot = !violation && ima_data_named(v, "boot_aggregate");
 
 	if (index > 0 && boot && !*pending)
 		att_reason(&r->rs, "entry %" PRIu64 ": a boot_aggregate after entry 0 without a kexec_execute record just before it",
 			   index);
-	else if (index > 0 && boot && !aggregate_ok(f, r->quoted))
+	else if (index > 0 && boot && !aggregate_ok(v, r->quoted))
 		att_reason(&r->rs, "entry %" PRIu64 ": the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9",
 			   index);
 	else if (*pending && !boot)
 		att_reason(&r->rs, "entry %" PRIu64 ": kexec_execute (entry %" PRIu64 ") is not followed by the next kernel's boot_aggregate",
 			   index, *exec);
-	*pending = !violation && named(f, "kexec_execute") && is_buffer(f);
+	*pending = !violation && ima_data_named(v, "kexec_execute") && v->buf;
 	if (*pending)
 		*exec = index;
 }
@@ -298,7 +203,7 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 	uint64_t exec = 0;
 	struct ima_record rec;
 	struct ima_reader rd;
-	struct frame f;
+	struct ima_data_view v;
 	int st_r, b, before = r->rs.n;
 
 	r->verified = r->uncovered = 0;
@@ -355,13 +260,13 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 				ima_digest(ima_bank_algo(banks[b]), rec.data, rec.data_len, d[b]);
 			extend(pcr[b], banks[b], d[b]);
 		}
-		if (!frame(&rec, &f))
-			f.n = 0;	/* no field: no digest, no name */
+		if (!ima_data_view(rec.data, rec.data_len, opts.order, &v))
+			memset(&v, 0, sizeof(v)); /* no digest, no name */
 		if (index == 0)
-			first_agg_ok = aggregate_ok(&f, q);
-		check_handover(r, &f, index, violation, &pending, &exec);
+			first_agg_ok = aggregate_ok(&v, q);
+		check_handover(r, &v, index, violation, &pending, &exec);
 		if (r->verifier && !violation)
-			check_sig(r, &f, index);
+			check_sig(r, &v, index);
 		n++;
 		if (matches(pcr, q)) {
 			matched = true;

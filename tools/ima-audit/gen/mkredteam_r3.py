@@ -203,6 +203,23 @@ case("r3-empty-file-control",
      "genuine ima-buf record (kexec-cmdline): passes", log.bytes(),
      quote("r3-empty-file-control", state(log)) + mchk +
      ["--manifest", "r3-manifest-empty"], 0)
+# --- a file whose content is its own security.ima bytes: the kernel logs
+# an xattr that starts as a signature (0x03) in the sig field, valid or
+# not, so the record's third field hashes to its digest; renamed ima-buf
+# it read as a buffer and escaped --require-signatures
+SELF = b"\x03\x02\x04" + b"not a signature of anything" * 3
+log = Log()
+boot(log)
+signed_file(log, 6)
+log.add("ima-sig", [d_ng("sha256", hashlib.sha256(SELF).digest()),
+                    n_ng("/usr/bin/selfsig"), SELF])
+case("r3-self-signature-as-buf",
+     "a file whose content equals its bogus signature xattr, its ima-sig "
+     "record renamed ima-buf: a third field that starts as a signature is "
+     "one, so the record is an unsigned file", relabel(log.bytes(), 2,
+                                                        "ima-buf"),
+     quote("r3-self-signature-as-buf", state(log)) + mchk, 1,
+     [(2, "unsigned")])
 # --- a file measured with md5 (ima_hash=md5) and signed over that digest:
 # md5 collisions are practical (chosen prefix), so whoever got one file's
 # md5 signed can make another with the same digest: the signature attests

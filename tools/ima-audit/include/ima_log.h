@@ -139,6 +139,42 @@ int ima_split_digest_field(const uint8_t *data, uint32_t len,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len);
 
+/*
+ * A record's data read by position, the way the kernel lays out every
+ * template but "ima": u32-length-prefixed fields, the first the digest
+ * (d-ng), the second the name (n-ng), a third the signature (ima-sig) or
+ * the buffer (ima-buf). No bank hashes the template name, so whoever
+ * holds the list can give a record any name under which its data still
+ * frames: what a record is must be read from here, not from its name.
+ */
+struct ima_hash_algo;
+
+struct ima_data_view {
+	int n;				/* fields */
+	const uint8_t *f[IMA_MAX_FIELDS];
+	uint32_t len[IMA_MAX_FIELDS];
+	const struct ima_hash_algo *alg; /* the first field as d-ng, or NULL */
+	const uint8_t *dig;
+	uint32_t dlen;
+	const char *name;		/* the second field up to its NUL */
+	size_t nlen;			/* or NULL, 0 */
+	/*
+	 * A buffer as the kernel measures one: three fields, the third not
+	 * empty (the kernel measures no empty buffer, and a file's record
+	 * under a template with a buf field has an empty one), not starting
+	 * with a signature type (what a file's sig field holds: a file whose
+	 * content equals its own security.ima bytes would read as a buffer
+	 * otherwise), and the digest is its hash.
+	 */
+	bool buf;
+};
+
+/* Frames data into v; false (v->n fields so far) if it does not frame. */
+bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
+		   struct ima_data_view *v);
+/* The view's name is exactly name. */
+bool ima_data_named(const struct ima_data_view *v, const char *name);
+
 static inline uint32_t ima_get32(const uint8_t *p, enum ima_byte_order o)
 {
 	if (o == IMA_BO_BIG)

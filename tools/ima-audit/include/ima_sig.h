@@ -15,6 +15,16 @@
 #define IMA_XATTR_DIGSIG	0x03	/* EVM_IMA_XATTR_DIGSIG */
 #define IMA_SIG_HDR_LEN		9	/* struct signature_v2_hdr */
 
+/*
+ * Whether bytes start as a signature the kernel logs in a sig field
+ * (ima_eventsig_init): EVM_IMA_XATTR_DIGSIG, EVM_XATTR_PORTABLE_DIGSIG or
+ * IMA_VERITY_DIGSIG, valid or not.
+ */
+static inline bool ima_sig_typed(const uint8_t *p, uint32_t len)
+{
+	return len && (p[0] == IMA_XATTR_DIGSIG || p[0] == 0x05 || p[0] == 0x06);
+}
+
 struct ima_key {
 	void *pkey;		/* EVP_PKEY * */
 	void *cert;		/* X509 *, NULL for a bare public key */

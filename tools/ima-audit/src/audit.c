@@ -1342,63 +1342,10 @@ static bool policy_name(const char *p, size_t n)
 }
 
 /* "kexec_load", "kexec_execute": the ima_kexec records */
-static bool kexec_name(const uint8_t *p, size_t n)
+static bool kexec_name(const char *p, size_t n)
 {
 	return (n == 10 && !memcmp(p, "kexec_load", 10)) ||
 	       (n == 13 && !memcmp(p, "kexec_execute", 13));
-}
-
-/* What template data reads as in the layout of the kernel's templates */
-struct data_view {
-	const uint8_t *name;	/* the second field, up to its first NUL */
-	size_t nlen;
-	bool buf;		/* three fields, the digest the third one's */
-};
-
-/*
- * The data framed as fields (u32 length + bytes each) the way every
- * template but "ima" lays them out, whatever the logged template name
- * says: true when it frames into two or more fields, the first a valid
- * digest field (d-ng: "algo:\0digest"), as the kernel's boot_aggregate
- * (d-ng|n-ng[|sig...]) and ima-buf records (d-ng|n-ng|buf) do.
- */
-static bool data_view(const struct ima_record *rec,
-		      enum ima_byte_order order, struct data_view *v)
-{
-	const uint8_t *p = rec->data, *end = rec->data + rec->data_len;
-	const uint8_t *f[IMA_MAX_FIELDS], *nul, *dig;
-	const struct ima_hash_algo *alg;
-	uint8_t d[IMA_MAX_DIGEST];
-	uint32_t len[IMA_MAX_FIELDS], dlen;
-	const char *algo;
-	size_t algo_len;
-	int n = 0;
-
-	if (rec->tmpl.legacy)
-		return false;
-	while (p < end) {
-		if (n == IMA_MAX_FIELDS || end - p < 4)
-			return false;
-		len[n] = ima_get32(p, order);
-		p += 4;
-		if (len[n] > (size_t)(end - p))
-			return false;
-		f[n] = p;
-		p += len[n++];
-	}
-	if (n < 2 || ima_split_digest_field(f[0], len[0], &algo, &algo_len,
-					    &dig, &dlen))
-		return false;
-	alg = ima_hash_by_name(algo, algo_len);
-	if (!alg || dlen != alg->size)
-		return false;
-	nul = memchr(f[1], '\0', len[1]);
-	v->name = f[1];
-	v->nlen = nul ? (size_t)(nul - f[1]) : len[1];
-	/* the kernel measures no empty buffer (see audit_record) */
-	v->buf = n == 3 && len[2] && !ima_digest(alg, f[2], len[2], d) &&
-		 !memcmp(d, dig, dlen);
-	return true;
 }
 
 /*
@@ -1416,13 +1363,16 @@ static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 			    const struct entry_info *e, int ibuf)
 {
 	bool named, buf = ibuf >= 0 && rec->fields[ibuf].len;
-	struct data_view v;
+	struct ima_data_view v;
 
-	if (!data_view(rec, a->order, &v))
+	/* the kernel's boot_aggregate and ima-buf records: a digest, a name */
+	if (rec->tmpl.legacy ||
+	    !ima_data_view(rec->data, rec->data_len, a->order, &v) ||
+	    !v.alg || !v.name)
 		return;
 	named = e->path && e->plen == v.nlen &&
 		!memcmp(e->path, v.name, v.nlen);
-	if (v.buf && policy_name((const char *)v.name, v.nlen)) {
+	if (v.buf && policy_name(v.name, v.nlen)) {
 		if ((named && buf) || !(a->bound & (1u << rec->pcr)))
 			return;
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
@@ -1435,8 +1385,8 @@ static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"an ima_kexec record (%.*s) logged as template '%s', which hides it: renamed",
-				(int)v.nlen, (const char *)v.name, rec->name);
-	} else if (v.nlen == 14 && !memcmp(v.name, "boot_aggregate", 14)) {
+				(int)v.nlen, v.name, rec->name);
+	} else if (ima_data_named(&v, "boot_aggregate")) {
 		if (named)
 			return;
 		ima_audit_failc(a, rec->index, rec->offset,
@@ -1608,9 +1558,13 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	 * a file measurement. Checked as a buffer it would pass whenever the
 	 * digest is sha256("") (an unsigned empty file's ima-sig record
 	 * renamed ima-buf, its empty sig read as the buffer) and escape the
-	 * signature and manifest checks.
+	 * signature and manifest checks. So is one whose buf starts as a
+	 * signature (ima_sig_typed()): a file whose content is its own
+	 * security.ima bytes, renamed the same way, would pass as a buffer.
 	 */
-	if (ibuf >= 0 && (rec->fields[ibuf].len || !e.alg)) {
+	if (ibuf >= 0 && ((rec->fields[ibuf].len &&
+			   !ima_sig_typed(rec->fields[ibuf].data,
+					  rec->fields[ibuf].len)) || !e.alg)) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}

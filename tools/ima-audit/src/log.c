@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ima_hash.h"
 #include "ima_log.h"
+#include "ima_sig.h"
 
 #define HDR_LEN		(4 + 20 + 4)	/* pcr, template digest, name len */
 #define DEFAULT_CHUNK	(64u << 10)
@@ -121,6 +123,50 @@ int ima_record_field(const struct ima_record *rec, enum ima_field_id id)
 		if (rec->fields[i].id == id)
 			return i;
 	return -1;
+}
+
+bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
+		   struct ima_data_view *v)
+{
+	const uint8_t *p = data, *end = data + len, *nul;
+	uint8_t d[IMA_MAX_DIGEST];
+	const char *algo;
+	size_t algo_len;
+
+	memset(v, 0, sizeof(*v));
+	while (p < end) {
+		if (v->n == IMA_MAX_FIELDS || end - p < 4)
+			return false;
+		v->len[v->n] = ima_get32(p, o);
+		p += 4;
+		if (v->len[v->n] > (size_t)(end - p))
+			return false;
+		v->f[v->n] = p;
+		p += v->len[v->n++];
+	}
+	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0], &algo,
+						 &algo_len, &v->dig,
+						 &v->dlen)) {
+		v->alg = ima_hash_by_name(algo, algo_len);
+		if (v->alg && v->dlen != v->alg->size)
+			v->alg = NULL;
+	}
+	if (v->n >= 2) {
+		nul = memchr(v->f[1], '\0', v->len[1]);
+		v->name = (const char *)v->f[1];
+		v->nlen = nul ? (size_t)(nul - v->f[1]) : v->len[1];
+	}
+	v->buf = v->n == 3 && v->alg && v->len[2] &&
+		 !ima_sig_typed(v->f[2], v->len[2]) &&
+		 !ima_digest(v->alg, v->f[2], v->len[2], d) &&
+		 !memcmp(d, v->dig, v->dlen);
+	return true;
+}
+
+bool ima_data_named(const struct ima_data_view *v, const char *name)
+{
+	return v->name && v->nlen == strlen(name) &&
+	       !memcmp(v->name, name, v->nlen);
 }
 
 int ima_split_digest_field(const uint8_t *data, uint32_t len,
