@@ -121,10 +121,10 @@ tap_is "tally: not ok # SKIP -> a failure, never a skip" "$(tally_of $'not ok 1 
 # names come from outside (a path in the list, a tool's output): tap.sh
 # escapes "#" and "\" and folds newlines, so no name can forge a directive
 # or a result line
-tap_of() { # NAME-CMD...: the tally of a stream tap.sh wrote
-	bash -c ". '$TOP/tests/lib/tap.sh'; $1; tap_done" >"$tmp/n.tap" 2>&1 && rc=0 || rc=$?
-	bash -c ". '$TOP/scripts/lib.sh'; pass=0 fail=0 skip=0 todo=0
-		tally t '$tmp/n.tap' '$rc' >/dev/null; echo \$pass \$fail \$skip \$todo"
+tap_of() { # CMDS: the tally of the stream tap.sh writes for CMDS
+	local rc=0
+	bash -c ". '$TOP/tests/lib/tap.sh'; $1; tap_done" >"$tmp/n.tap" 2>&1 || rc=$?
+	tally_of "$(cat "$tmp/n.tap")" "$rc"
 }
 tap_is "tap.sh: a failure named 'x # TODO y' is a failure" "$(tap_of 'tap_fail "x # TODO y"')" "0 1 0 0"
 tap_is "tap.sh: a pass named 'x # SKIP y' is a pass" "$(tap_of 'tap_ok "x # SKIP y"')" "1 0 0 0"
