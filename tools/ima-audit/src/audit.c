@@ -252,35 +252,9 @@ static void hq_finish(struct ima_audit *a)
 }
 
 static const char *const class_names[IMA_FC_COUNT] = {
-	[IMA_FC_GENERIC] = "failure",
-	[IMA_FC_TEMPLATE_HASH] = "template-hash",
-	[IMA_FC_UNKNOWN_TEMPLATE] = "unknown-template",
-	[IMA_FC_MALFORMED_FIELD] = "malformed-field",
-	[IMA_FC_BOOT_AGGREGATE] = "boot-aggregate",
-	[IMA_FC_BOOT_UNVERIFIED] = "boot-aggregate-unverified",
-	[IMA_FC_BAD_SIGNATURE] = "bad-signature",
-	[IMA_FC_UNKNOWN_KEY] = "unknown-key",
-	[IMA_FC_SIG_ALGO] = "signature-algorithm",
-	[IMA_FC_SIG_MALFORMED] = "signature-malformed",
-	[IMA_FC_SIG_UNSUPPORTED] = "signature-unsupported",
-	[IMA_FC_UNSIGNED] = "unsigned",
-	[IMA_FC_MANIFEST_PATH] = "manifest-path",
-	[IMA_FC_MANIFEST_DIGEST] = "manifest-digest",
-	[IMA_FC_MANIFEST_ALGO] = "manifest-algorithm",
-	[IMA_FC_BUF_DIGEST] = "buf-digest",
-	[IMA_FC_POLICY] = "policy",
-	[IMA_FC_PCR_MISMATCH] = "pcr-mismatch",
-	[IMA_FC_PCR_BANKS_DISAGREE] = "pcr-banks-disagree",
-	[IMA_FC_PCR_COVERS_NOTHING] = "pcr-covers-nothing",
-	[IMA_FC_UNBOUND_PCR] = "unbound-pcr",
-	[IMA_FC_UNCOVERED] = "uncovered",
-	[IMA_FC_QUOTE_MAGIC] = "quote-magic",
-	[IMA_FC_QUOTE_TYPE] = "quote-type",
-	[IMA_FC_QUOTE_NONCE] = "quote-nonce",
-	[IMA_FC_QUOTE_SIGNATURE] = "quote-signature",
-	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
-	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
-	[IMA_FC_KEXEC] = "kexec-handover",
+#define IMA_FC_NAME(id, name) [IMA_FC_##id] = name,
+	IMA_FAIL_CLASSES(IMA_FC_NAME)
+#undef IMA_FC_NAME
 };
 
 const char *ima_fail_class_name(int cls)

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Red-team fixtures on kernels: lists that span a kexec.
+
+Same NAME.args / NAME.expect format as gen/mkredteam.py (read there);
+the expectations come from how each case is built here, never from a
+run of ima-audit. Writes only its own files (names starting with
+"kexec-"); mkredteam.py, which empties the directory, runs first in
+`make regen-redteam`. A throwaway AK is made now; only its public half
+(kexec-ak.pem) is written.
+
+The forgeries:
+
+ * a list that spans a kexec, where only the first kernel recorded its
+   policy: the policy the running (last) kernel enforces is recorded
+   nowhere, yet the first kernel's record passed --expect-policy;
+ * the same with the kernel boundary hidden: the kexec_execute record and
+   the next kernel's boot_aggregate renamed (the template name is hashed
+   by nothing) to templates without a name field.
+
+usage: mkredteam_kexec.py OUT_DIR
+"""
+import hashlib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import imalog  # noqa: E402
+import tpmquote as tq  # noqa: E402
+from imalog import Log, d_ng, n_ng  # noqa: E402
+
+fx = imalog.Fixtures(sys.argv[1], ("kexec-",))
+write, case = fx.write, fx.case
+
+BOOT = imalog.boot_pcrs(b"redteam kexec")
+NONCE = bytes(range(3, 23))
+SEL = list(range(11))
+STRICT = b"appraise func=BPRM_CHECK appraise_type=imasig\n" \
+         b"measure func=FILE_CHECK mask=MAY_READ uid=0\n" \
+         b"measure func=CRITICAL_DATA label=ima_policy_loaded\n"
+KEXEC_HDR = 24		# struct ima_kexec_hdr
+SEGMENT = 65536
+
+ak, _ = imalog.make_key("rsa", "redteam kexec AK")
+write("kexec-ak.pem", tq.public_pem(ak))
+write("kexec-strict.policy", STRICT)
+AGG = imalog.boot_aggregate(BOOT, "sha256")
+
+
+def fd(i):
+    return hashlib.sha256(b"kexec file %d" % i).digest()
+
+
+def boot(log, tmpl="ima-ng"):
+    log.add(tmpl, [d_ng("sha256", AGG), n_ng("boot_aggregate")])
+
+
+def file_(log, i):
+    log.add("ima-ng", [d_ng("sha256", fd(i)), n_ng("/usr/bin/f%d" % i)])
+
+
+def buf(log, name, data, tmpl="ima-buf"):
+    log.add(tmpl, [d_ng("sha256", hashlib.sha256(data).digest()),
+                   n_ng(name), data])
+
+
+def policy(log, text, tmpl="ima-buf"):
+    buf(log, "ima_policy_loaded", text, tmpl)
+
+
+def kexec(log, name, tmpl="ima-buf"):
+    """An ima_kexec record as the kernel measures it, before appending it:
+    the entries before it and their binary size plus the segment header."""
+    text = b"kexec_segment_size=%d;ima_binary_runtime_size=%d;" \
+           b"ima_runtime_measurements_count=%d;" % (
+               SEGMENT, len(log.bytes()) + KEXEC_HDR, log.count)
+    buf(log, name, text, tmpl)
+
+
+def state(log):
+    return imalog.pcr_state(BOOT, log)
+
+
+def quote(name, st):
+    """A genuine quote of st (sha256 PCR 0-10) with the kexec AK."""
+    return tq.quote_case(write, ak, "kexec-ak.pem", name, st, NONCE, SEL)
+
+
+relabel = imalog.relabel
+
+
+# --- a kexec: the policy recorded by the first kernel only
+def two_kernels(second_policy, tmpl_buf="ima-buf", tmpl_ng="ima-ng"):
+    """boot, policy, f1, kexec_load, kexec_execute (entry 4), boot of the
+    second kernel (entry 5), [its policy], f2."""
+    log = Log()
+    boot(log, tmpl_ng)
+    policy(log, STRICT, tmpl_buf)
+    file_(log, 1)
+    kexec(log, "kexec_load", tmpl_buf)
+    kexec(log, "kexec_execute", tmpl_buf)
+    boot(log, tmpl_ng)
+    if second_policy:
+        policy(log, STRICT, tmpl_buf)
+    file_(log, 2)
+    return log
+
+
+chk = ["--expect-policy", "kexec-strict.policy"]
+log = two_kernels(False)
+case("kexec-old-policy",
+     "the second kernel (from entry 5) recorded no policy: entry 1 is the "
+     "first kernel's, which says nothing of what the running kernel "
+     "enforces, so no policy of the last kernel is recorded",
+     log.bytes(), quote("kexec-old-policy", state(log)) + chk, 1,
+     [("-", "policy")])
+log = two_kernels(True)
+case("kexec-own-policy-control",
+     "control: the second kernel recorded the same policy itself (entry "
+     "6): passes", log.bytes(),
+     quote("kexec-own-policy-control", state(log)) + chk, 0)
+log = two_kernels(True, "d-ng|n-ng|buf", "d-ng|n-ng")
+case("kexec-custom-names-control",
+     "control: the same list logged under custom template names that keep "
+     "every field (d-ng|n-ng|buf, d-ng|n-ng): passes", log.bytes(),
+     quote("kexec-custom-names-control", state(log)) + chk, 0)
+
+# --- the kernel boundary hidden by renaming (template names are hashed
+# by nothing): kexec_execute as d-ng|xattrnames|buf, the second kernel's
+# boot_aggregate as d-ng|xattrnames; the list then reads as one kernel
+log = two_kernels(False)
+data = relabel(relabel(log.bytes(), 4, "d-ng|xattrnames|buf"), 5,
+               "d-ng|xattrnames")
+case("kexec-hidden-boundary",
+     "the kexec_execute record (entry 4) and the next kernel's "
+     "boot_aggregate (entry 5) renamed to templates without a name field, "
+     "so that the first kernel's policy would be the last kernel's: both "
+     "renamed records fail", data,
+     quote("kexec-hidden-boundary", state(log)) + chk, 1,
+     [(4, "kexec-handover"), (5, "kexec-handover")])
