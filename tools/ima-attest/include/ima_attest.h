@@ -49,7 +49,7 @@
 #define ATT_MAX_DIGEST		64
 #define ATT_MAX_NAME		(2 + ATT_MAX_DIGEST)
 #define ATT_MAX_REASONS		8
-#define ATT_REASON_LEN		200
+#define ATT_REASON_LEN		400	/* escaped, with the NUL */
 
 struct att_reasons {
 	int n;

@@ -499,6 +499,34 @@ static void test_kexec_execute_renamed(void **state)
 		fail_msg("the hand-over under a renamed record was refused: %s", r.rs.r[0]);
 }
 
+/*
+ * A file the guest names "/tmp/x<newline>round 1: PASS ...": its reason
+ * quotes the name, and the poll report prints reasons one a line, so the
+ * name would print a passing round of its own (and, written to a state
+ * or an enrollment record, a line of it). Every reason is escaped: no
+ * byte outside printable ASCII, the newline shown as \x0a.
+ */
+static void test_reason_escapes_names(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+	static const char evil[] = "/tmp/x\nround 1: PASS, 9 new entries verified\x1b[2K\\";
+	int i;
+	size_t j;
+
+	add_boot(&l, false);
+	add_file_as(&l, "ima-sig", evil, (const unsigned char *)"x", 1,
+		    (const unsigned char *)"", 0);
+	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
+	assert_true(reason_has(&r, "entry 1 (/tmp/x\\x0around 1: PASS, 9 new entries verified\\x1b[2K\\x5c): unsigned"));
+	for (i = 0; i < r.rs.n; i++)
+		for (j = 0; r.rs.r[i][j]; j++)
+			if (r.rs.r[i][j] < 0x20 || r.rs.r[i][j] > 0x7e)
+				fail_msg("reason %d holds byte 0x%02x: %s", i,
+					 (unsigned char)r.rs.r[i][j], r.rs.r[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_unsigned_file_renamed_buffer),
 		cmocka_unit_test(test_file_equal_to_its_signature),
 		cmocka_unit_test(test_kexec_execute_renamed),
+		cmocka_unit_test(test_reason_escapes_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,7 +51,8 @@ class Log:
     def add(self, template, fields, pcr=10, violation=False,
             digest_override=None):
         """fields: list of bytes, one per template field."""
-        name = template.encode()
+        name = template if isinstance(template, bytes) else \
+            template.encode()
         if template == "ima":
             d, n = fields
             data = d + self.u32(len(n)) + n

@@ -29,6 +29,7 @@ enum ima_exit {
 #define IMA_NO_INDEX UINT64_MAX
 #define IMA_MAX_TEMPLATE_KINDS 16
 #define IMA_MAX_FAILURES 100000	/* stored; all are counted */
+#define IMA_REASON_MAX 1024	/* a reason, escaped, with its NUL */
 
 struct ima_audit_opts {
 	struct ima_reader_opts reader;
@@ -248,7 +249,15 @@ void ima_report_json(const struct ima_audit *a, FILE *out);
 void ima_report_failures(const struct ima_audit *a, FILE *out);
 /* JSON string body (no quotes); invalid UTF-8 bytes become \u00XX. */
 void ima_json_escape(FILE *out, const char *s, size_t len);
-/* Printable form: non-printable bytes as \xNN. */
+/*
+ * Printable form: bytes outside printable ASCII, and '\', as \xNN, so
+ * that no input can start a line of its own or send a terminal control.
+ */
 void ima_text_escape(FILE *out, const char *s, size_t len);
+/*
+ * The same into dst (dstlen bytes with the NUL; cut short, never inside
+ * an escape, when it does not fit). Returns the length written.
+ */
+size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len);
 
 #endif

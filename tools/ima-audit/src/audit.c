@@ -301,32 +301,46 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
 			const char *reason);
 
+/*
+ * A reason may quote input (a template name): it is kept escaped
+ * (ima_escape), so that no output can print a line the list wrote.
+ */
+static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		  int kind, int cls, const char *path, size_t plen,
+		  const char *fmt, va_list ap)
+	__attribute__((format(printf, 8, 0)));
+
+static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		  int kind, int cls, const char *path, size_t plen,
+		  const char *fmt, va_list ap)
+{
+	char raw[256], reason[IMA_REASON_MAX];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	ima_escape(reason, sizeof(reason), raw, strlen(raw));
+	add_failure(a, index, offset, kind, cls, path, plen, reason);
+}
+
 void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
 		     int cls, const char *path, size_t plen,
 		     const char *fmt, ...)
 {
-	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, fmt, ap);
 	va_end(ap);
-	add_failure(a, index, offset, class_kind(cls), cls, path, plen,
-		    reason);
 }
 
 void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    int kind, const char *path, size_t plen,
 		    const char *fmt, ...)
 {
-	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, fmt, ap);
 	va_end(ap);
-	add_failure(a, index, offset, kind, IMA_FC_GENERIC, path, plen,
-		    reason);
 }
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
@@ -797,7 +811,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 				   &algo, &algo_len, &e->digest, &e->dlen)) {
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
-			       "malformed %s field (expected \"algo:\\0digest\")",
+			       "malformed %s field (expected ALGO, \":\", NUL, DIGEST)",
 			       ima_field_name(rec->fields[i].id));
 		return false;
 	}

@@ -67,6 +67,12 @@ static const char *result_name(const struct ima_audit *a)
 	return "malformed";
 }
 
+/* A byte that text output shows as \xNN: not printable ASCII, or '\'. */
+static bool escaped(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\';
+}
+
 void ima_text_escape(FILE *out, const char *s, size_t len)
 {
 	size_t i;
@@ -74,11 +80,37 @@ void ima_text_escape(FILE *out, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c >= 0x7f || c == '\\')
+		if (escaped(c))
 			fprintf(out, "\\x%02x", c);
 		else
 			fputc(c, out);
 	}
+}
+
+size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *s = src;
+	size_t i, n = 0;
+
+	if (!dstlen)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!escaped(s[i])) {
+			if (n + 1 >= dstlen)
+				break;
+			dst[n++] = (char)s[i];
+			continue;
+		}
+		if (n + 4 >= dstlen)
+			break;	/* never half an escape */
+		dst[n++] = '\\';
+		dst[n++] = 'x';
+		dst[n++] = hx[s[i] >> 4];
+		dst[n++] = hx[s[i] & 15];
+	}
+	dst[n] = '\0';
+	return n;
 }
 
 /* Length of a valid UTF-8 sequence at s, or 0. */
@@ -287,9 +319,12 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		a->opts->input_name ? a->opts->input_name : "-", a->bytes,
 		order_name(a->order));
 	fprintf(out, "entries:        %" PRIu64, a->entries);
-	for (i = 0; i < a->ntemplates; i++)
-		fprintf(out, "%s%s %" PRIu64, i ? ", " : " (",
-			a->templates[i].name, a->templates[i].count);
+	for (i = 0; i < a->ntemplates; i++) {
+		fputs(i ? ", " : " (", out);
+		ima_text_escape(out, a->templates[i].name,
+				strlen(a->templates[i].name));
+		fprintf(out, " %" PRIu64, a->templates[i].count);
+	}
 	if (a->other_templates)
 		fprintf(out, ", other %" PRIu64, a->other_templates);
 	fputs(a->ntemplates ? ")\n" : "\n", out);

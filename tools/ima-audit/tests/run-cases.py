@@ -7,11 +7,16 @@
 NAME.expect was written by the generator from how the case was built
 (gen/mkredteam.py, gen/mkgolden.py): the exit status, the exact set of
 (entry index, failure class) the JSON report must list, and texts the
-report or stderr must contain. One TAP line per case (no plan, no
-numbering: run-check.sh numbers them).
+report or stderr must contain. Every case is also run for the text
+report, which must hold its verdict ("result:") once, as its last line,
+and, like stderr, no byte outside printable ASCII but the newline:
+nothing from the input may print a line or a terminal control of its
+own. One TAP line per case (no plan, no numbering: run-check.sh numbers
+them).
 """
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -24,6 +29,26 @@ def run(args):
     p = subprocess.run([binary] + args, cwd=d, capture_output=True,
                        timeout=120)
     return p.returncode, p.stdout, p.stderr
+
+
+RAW = re.compile(rb"[^\n\x20-\x7e]")
+
+
+def raw_bytes(what, data):
+    """Why data (an output) is not plain text, or None."""
+    m = RAW.search(data)
+    return None if not m else "%s holds byte 0x%02x at %d" % (
+        what, m.group()[0], m.start())
+
+
+def verdict_last(text):
+    """Why the text report's verdict is not once, last, or None."""
+    lines = text.decode(errors="replace").rstrip("\n").split("\n")
+    res = [i for i, ln in enumerate(lines) if ln.startswith("result:")]
+    if len(res) != 1 or res[0] != len(lines) - 1:
+        return "the verdict is not one last 'result:' line (%d such " \
+               "lines, at %s of %d)" % (len(res), res, len(lines))
+    return None
 
 
 def check(name):
@@ -72,15 +97,22 @@ def check(name):
         if got != fails:
             return "failures differ: missing %s, unexpected %s" % (
                 sorted(fails - got), sorted(got - fails))
-    if has:
-        if not show:
-            rc2, out, err = run(["--jobs", "2"] + args)
-            if rc2 != rc:
-                return "text run exit %d, JSON run %d" % (rc2, rc)
-        text = out.decode(errors="replace")
-        for h in has:
-            if h not in text:
-                return "report lacks %r" % h
+    why = raw_bytes("stderr", err)
+    if why:
+        return why
+    if not show:
+        rc2, out, err = run(["--jobs", "2"] + args)
+        if rc2 != rc:
+            return "text run exit %d, JSON run %d" % (rc2, rc)
+        why = raw_bytes("the text report", out) or raw_bytes("stderr", err)
+        if not why and out:
+            why = verdict_last(out)
+        if why:
+            return why
+    text = out.decode(errors="replace")
+    for h in has:
+        if h not in text:
+            return "report lacks %r" % h
     return None
 
 
