@@ -28,7 +28,14 @@ enum ima_exit {
 
 #define IMA_NO_INDEX UINT64_MAX
 #define IMA_MAX_TEMPLATE_KINDS 16
-#define IMA_MAX_FAILURES 100000	/* stored; all are counted */
+/*
+ * What a hostile list can make the audit keep and print: every failure is
+ * counted, the first IMA_FAILURES_PER_CLASS of each class are kept (the
+ * rest counted per class and reported as not listed), and a kept path is
+ * cut to IMA_PATH_KEEP bytes (its length kept).
+ */
+#define IMA_FAILURES_PER_CLASS 100
+#define IMA_PATH_KEEP 256
 #define IMA_REASON_MAX 1024	/* a reason, escaped, with its NUL */
 
 struct ima_audit_opts {
@@ -54,6 +61,7 @@ struct ima_audit_opts {
 	 */
 	struct ima_pool *pool;
 	struct hashq *hashq;		/* the same for the replay thread */
+	unsigned int failures_per_class;	/* kept; 0: the default */
 	size_t hashq_bufsz;		/* PCR replay queue buffers (4 of them);
 					 * 0: 256 KiB (fuzzers: small) */
 	/*
@@ -87,7 +95,8 @@ struct ima_failure {
 	int kind;
 	uint64_t seq;
 	int cls;		/* enum ima_fail_class */
-	char *path;		/* may be NULL */
+	char *path;		/* may be NULL; at most IMA_PATH_KEEP bytes */
+	size_t path_len;	/* the path's whole length */
 	char *reason;
 };
 
@@ -169,7 +178,7 @@ struct ima_audit {
 		uint64_t count, size, segment;	/* as the record states them */
 		bool ok;
 	} *handovers;
-	size_t nhandovers;
+	size_t nhandovers, cap_handovers;
 	/*
 	 * The boot_aggregate of every later kernel: a policy recorded before
 	 * the last one that is attested was another kernel's (pick_policy)
@@ -178,7 +187,7 @@ struct ima_audit {
 		uint64_t index;
 		uint32_t pcr;
 	} *kstarts;
-	size_t nkstarts;
+	size_t nkstarts, cap_kstarts;
 
 	/* ima_policy entries seen; the recorded one is chosen at the end */
 	struct ima_policy_entry {
@@ -187,7 +196,7 @@ struct ima_audit {
 		uint8_t *data;
 		size_t len;
 	} *policies;
-	size_t npolicies;
+	size_t npolicies, cap_policies;
 	bool policy_found;
 	uint64_t kernel_start;	/* first entry of the kernel it must be of */
 	uint64_t policy_index, policy_offset;
@@ -196,10 +205,12 @@ struct ima_audit {
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
 	char policy_diff[200];
 
-	/* failures */
+	/* failures: all counted, the first of each class kept */
 	struct ima_failure *failures;
 	size_t nfailures, cap_failures;
 	uint64_t failure_count;
+	uint64_t class_count[IMA_FC_COUNT];	/* counted per class */
+	uint64_t class_kept[IMA_FC_COUNT];	/* kept per class */
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;

@@ -37,4 +37,10 @@ int ima_hex2bin(const char *hex, size_t hexlen, uint8_t *out, size_t outmax);
 /* Writes 2*len hex digits plus NUL into out. */
 void ima_bin2hex(const uint8_t *bin, size_t len, char *out);
 
+/*
+ * An array with room for element n: arr itself, or grown (doubling) to a
+ * new *cap, or NULL when it cannot grow (arr is then unchanged).
+ */
+void *ima_reserve(void *arr, size_t *cap, size_t n, size_t size);
+
 #endif

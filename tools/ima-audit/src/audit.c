@@ -23,7 +23,8 @@ struct sig_job {
 	struct ima_sig_hdr hdr;
 	uint8_t *sig;
 	uint32_t siglen;
-	size_t plen;
+	size_t plen;		/* the path's length; path holds the first
+				 * IMA_PATH_KEEP bytes of it */
 	char path[];
 };
 
@@ -347,12 +348,18 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
 			const char *reason)
 {
+	unsigned int keep = a->opts->failures_per_class ?
+			    a->opts->failures_per_class :
+			    IMA_FAILURES_PER_CLASS;
 	struct ima_failure *f;
 
+	if (cls < 0 || cls >= IMA_FC_COUNT)
+		cls = IMA_FC_GENERIC;
 	pthread_mutex_lock(&a->lock);
 	a->failure_count++;
-	if (a->nfailures == IMA_MAX_FAILURES)
-		goto out;
+	a->class_count[cls]++;
+	if (a->class_kept[cls] >= keep)
+		goto out;	/* counted, reported as not listed */
 	if (a->nfailures == a->cap_failures) {
 		size_t ncap = a->cap_failures ? 2 * a->cap_failures : 64;
 		struct ima_failure *nf = realloc(a->failures,
@@ -371,16 +378,28 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 	f->kind = kind;
 	f->cls = cls;
 	f->seq = a->failure_count;
-	f->path = path ? strndup(path, plen) : NULL;
+	f->path = path ? strndup(path, plen < IMA_PATH_KEEP ? plen :
+				 IMA_PATH_KEEP) : NULL;
+	f->path_len = path ? plen : 0;
 	f->reason = strdup(reason);
 	if (f->reason && (f->path || !path)) {
 		a->nfailures++;
+		a->class_kept[cls]++;
 	} else {
 		a->oom = true;
 		free(f->path);
 		free(f->reason);
 	}
 out:
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* n more failures of class cls, counted and not listed */
+static void count_failures(struct ima_audit *a, int cls, uint64_t n)
+{
+	pthread_mutex_lock(&a->lock);
+	a->failure_count += n;
+	a->class_count[cls] += n;
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -971,8 +990,10 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 	bool ok = true;
 
 	if (execute) {
-		struct ima_handover *nh = realloc(a->handovers,
-						  (a->nhandovers + 1) * sizeof(*nh));
+		struct ima_handover *nh = ima_reserve(a->handovers,
+						      &a->cap_handovers,
+						      a->nhandovers,
+						      sizeof(*nh));
 
 		if (!nh) {
 			a->oom = true;
@@ -1066,8 +1087,8 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		struct ima_policy_entry *np;
 		uint8_t *copy = malloc(buf->len ? buf->len : 1);
 
-		np = copy ? realloc(a->policies,
-				    (a->npolicies + 1) * sizeof(*np)) : NULL;
+		np = copy ? ima_reserve(a->policies, &a->cap_policies,
+					a->npolicies, sizeof(*np)) : NULL;
 		if (!np) {
 			free(copy);
 			a->oom = true;
@@ -1147,7 +1168,8 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 		   const struct ima_hash_algo *alg, const uint8_t *digest,
 		   uint32_t dlen, const struct ima_field *sig)
 {
-	struct sig_job *j = malloc(sizeof(*j) + e->plen + 1);
+	size_t plen = e->plen < IMA_PATH_KEEP ? e->plen : IMA_PATH_KEEP;
+	struct sig_job *j = malloc(sizeof(*j) + plen + 1);
 
 	if (!j) {
 		a->oom = true;	/* a signature not checked is no pass */
@@ -1171,10 +1193,11 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 	j->siglen = sig->len;
 	if (kind == JOB_V2)
 		ima_sig_parse(j->sig, j->siglen, &j->hdr);
+	/* the path is only shown: its first IMA_PATH_KEEP bytes are kept
+	 * (what add_failure keeps), plen is its whole length */
 	j->plen = e->plen;
-	if (e->plen)
-		memcpy(j->path, e->path, e->plen);
-	j->path[e->plen] = '\0';
+	memcpy(j->path, e->path, plen);
+	j->path[plen] = '\0';
 	if (!a->batch) {
 		a->batch = calloc(1, sizeof(*a->batch));
 		if (!a->batch) {
@@ -1434,8 +1457,8 @@ static void handover_unfollowed(struct ima_audit *a,
 static void add_kernel_start(struct ima_audit *a,
 			     const struct ima_record *rec)
 {
-	struct ima_kernel_start *nk = realloc(a->kstarts,
-					      (a->nkstarts + 1) * sizeof(*nk));
+	struct ima_kernel_start *nk = ima_reserve(a->kstarts, &a->cap_kstarts,
+						  a->nkstarts, sizeof(*nk));
 
 	if (!nk) {
 		a->oom = true;
@@ -1619,9 +1642,8 @@ static void check_pcrs(struct ima_audit *a)
 		for (k = 0; k < rp->npending[p]; k++) {
 			if (k >= IMA_REPLAY_MAX_PENDING) {
 				/* counted, not listed: still failures */
-				pthread_mutex_lock(&a->lock);
-				a->failure_count += rp->npending[p] - k;
-				pthread_mutex_unlock(&a->lock);
+				count_failures(a, IMA_FC_UNCOVERED,
+					       rp->npending[p] - k);
 				break;
 			}
 			ima_audit_failc(a, rp->pending[p][k].index,

@@ -190,21 +190,6 @@ static void *store(struct ima_manifest *m, const void *p, size_t len,
 	return s;
 }
 
-/* arr with room for index n: itself, a bigger copy, or NULL (arr kept) */
-static void *reserve(void *arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *na;
-
-	if (n < *cap)
-		return arr;
-	ncap = *cap ? 2 * *cap : 1024;
-	na = realloc(arr, ncap * size);
-	if (na)
-		*cap = ncap;
-	return na;
-}
-
 static int add(struct ima_manifest *m, const char *path, size_t plen,
 	       const struct ima_hash_algo *alg, const uint8_t *d)
 {
@@ -218,11 +203,12 @@ static int add(struct ima_manifest *m, const char *path, size_t plen,
 		return -1;
 	if ((m->npaths + 1) * 4 > m->nslots * 3 && grow(m))
 		return -1;
-	md = reserve(m->digests, &m->cap_digests, m->ndigests, sizeof(*md));
+	md = ima_reserve(m->digests, &m->cap_digests, m->ndigests,
+			 sizeof(*md));
 	if (!md)
 		return -1;
 	m->digests = md;
-	mp = reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
+	mp = ima_reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
 	if (!mp)
 		return -1;
 	m->paths = mp;

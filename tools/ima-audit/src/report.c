@@ -194,6 +194,7 @@ static void hex(FILE *out, const uint8_t *p, size_t len)
 void ima_report_failures(const struct ima_audit *a, FILE *out)
 {
 	size_t i;
+	int c;
 
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
@@ -204,14 +205,20 @@ void ima_report_failures(const struct ima_audit *a, FILE *out)
 			fprintf(out, "FAIL: entry %" PRIu64 " @%" PRIu64 ": ",
 				f->index, f->offset);
 		if (f->path) {
-			ima_text_escape(out, f->path, strlen(f->path));
+			size_t kept = strlen(f->path);
+
+			ima_text_escape(out, f->path, kept);
+			if (f->path_len > kept)
+				fprintf(out, "...(%zu bytes)", f->path_len);
 			fputs(": ", out);
 		}
 		fprintf(out, "%s\n", f->reason);
 	}
-	if (a->failure_count > a->nfailures)
-		fprintf(out, "FAIL: ... %" PRIu64 " more failures not listed\n",
-			a->failure_count - a->nfailures);
+	for (c = 0; c < IMA_FC_COUNT; c++)
+		if (a->class_count[c] > a->class_kept[c])
+			fprintf(out, "FAIL: ... %" PRIu64 " more %s failures not listed\n",
+				a->class_count[c] - a->class_kept[c],
+				ima_fail_class_name(c));
 }
 
 static void text_pcrs(const struct ima_audit *a, FILE *out)
@@ -537,12 +544,20 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 			json_str(out, f->path, strlen(f->path));
 		else
 			fputs("null", out);
+		if (f->path && f->path_len > strlen(f->path))
+			fprintf(out, ",\"path_length\":%zu", f->path_len);
 		fprintf(out, ",\"class\":\"%s\",\"reason\":",
 			ima_fail_class_name(f->cls));
 		json_str(out, f->reason, strlen(f->reason));
 		fputc('}', out);
 	}
-	fprintf(out, "],\"failure_count\":%" PRIu64 ",\"error\":",
+	fputs("],\"failures_not_listed\":{", out);
+	for (t = 0, i = 0; t < IMA_FC_COUNT; t++)
+		if (a->class_count[t] > a->class_kept[t])
+			fprintf(out, "%s\"%s\":%" PRIu64, i++ ? "," : "",
+				ima_fail_class_name(t),
+				a->class_count[t] - a->class_kept[t]);
+	fprintf(out, "},\"failure_count\":%" PRIu64 ",\"error\":",
 		a->failure_count);
 	if (a->malformed || a->io_error || a->oom) {
 		fprintf(out, "{\"offset\":%" PRIu64 ",\"message\":",

@@ -91,9 +91,12 @@ def check(name):
             idx = fl.get("entry")
             got.add(("-" if idx is None else str(idx),
                      fl.get("class", "?")))
-        if rep.get("failure_count") != len(rep.get("failures", [])):
-            return "failure_count %s but %d failures listed" % (
-                rep.get("failure_count"), len(rep.get("failures", [])))
+        unlisted = sum(rep.get("failures_not_listed", {}).values())
+        if rep.get("failure_count") != len(rep.get("failures", [])) + \
+                unlisted:
+            return "failure_count %s but %d failures listed, %d not" % (
+                rep.get("failure_count"), len(rep.get("failures", [])),
+                unlisted)
         if got != fails:
             return "failures differ: missing %s, unexpected %s" % (
                 sorted(fails - got), sorted(got - fails))

@@ -732,6 +732,63 @@ static void test_template_renamed(void **state)
 	done();
 }
 
+/*
+ * A hostile list fails every record, with long paths: every failure is
+ * counted, the first N of each class kept with its path cut to
+ * IMA_PATH_KEEP bytes (its length kept), the rest counted per class and
+ * reported as not listed. Before, each of up to 100,000 failures kept a
+ * copy of its whole path (a 22 MB list peaked at 4.3x its size in RSS).
+ */
+static void test_failures_bounded(void **state)
+{
+	static struct list l;
+	char path[600], line[64];
+	size_t i, listed = 0;
+	FILE *f;
+	char *text = NULL, *p;
+	size_t tlen = 0;
+
+	memset(&l, 0, sizeof(l));
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	for (i = 0; i < 10; i++) {
+		path[1] = (char)('a' + i);
+		add_file(&l, 11, path);	/* unbound and unsigned */
+	}
+	opts.require_signatures = true;
+	opts.failures_per_class = 3;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 20);
+	assert_int_equal(a.class_count[IMA_FC_UNSIGNED], 10);
+	assert_int_equal(a.class_count[IMA_FC_UNBOUND_PCR], 10);
+	assert_int_equal(a.class_kept[IMA_FC_UNSIGNED], 3);
+	assert_int_equal(a.nfailures, 6);
+	for (i = 0; i < a.nfailures; i++) {
+		assert_int_equal(strlen(a.failures[i].path), IMA_PATH_KEEP);
+		assert_int_equal(a.failures[i].path_len, sizeof(path) - 1);
+		assert_true(a.failures[i].index < 3);	/* the first ones */
+	}
+	/* the text report says what it left out, per class */
+	f = open_memstream(&text, &tlen);
+	ima_report_failures(&a, f);
+	fclose(f);
+	assert_non_null(strstr(text, "FAIL: ... 7 more unsigned failures not listed\n"));
+	assert_non_null(strstr(text, "FAIL: ... 7 more unbound-pcr failures not listed\n"));
+	snprintf(line, sizeof(line), "...(%zu bytes): ", sizeof(path) - 1);
+	for (p = text; (p = strstr(p, line)); p++)
+		listed++;
+	assert_int_equal(listed, 6);
+	free(text);
+	done();
+
+	/* the default keeps IMA_FAILURES_PER_CLASS of each */
+	opts.require_signatures = true;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.nfailures, 20);
+	done();
+}
+
 static void test_quote_verdicts(void **state)
 {
 	static struct ima_quote_check qc;
@@ -960,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_empty_buffer_is_file),
 		cmocka_unit_test(test_violation_attests_nothing),
 		cmocka_unit_test(test_template_renamed),
+		cmocka_unit_test(test_failures_bounded),
 		cmocka_unit_test(test_quote_verdicts),
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_shared_workers),
