@@ -459,7 +459,7 @@ static int list_aggregate(const char *path, uint8_t *out, char *err,
 	}
 	f = ima_record_field(&rec, IMA_F_D_NG);
 	if (f < 0 || ima_split_digest_field(rec.fields[f].data, rec.fields[f].len,
-					    &algo, &alen, &dig, &dlen) ||
+					    NULL, &algo, &alen, &dig, &dlen) ||
 	    alen != 6 || memcmp(algo, "sha256", 6) || dlen != 32) {
 		snprintf(err, errlen, "the list's first entry has no sha256 d-ng digest");
 		goto out;

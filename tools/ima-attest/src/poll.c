@@ -132,7 +132,7 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 {
 	struct ima_sig_hdr h;
 	const char *name;
-	int nlen = shown(v, &name);
+	int nlen = shown(v, &name), rc;
 
 	if (v->buf || ima_data_named(v, "boot_aggregate"))
 		return;
@@ -146,8 +146,19 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 			   index, nlen, name);
 		return;
 	}
-	if (ima_sig_parse(v->f[2], v->len[2], &h) != IMA_SIG_OK ||
-	    ima_verify_v2(r->verifier, v->alg, v->dig, v->dlen, &h) != IMA_SIG_OK)
+	rc = ima_sig_parse(v->f[2], v->len[2], &h);
+	if (rc == IMA_SIG_OK)
+		rc = ima_verify_sig(r->verifier, v->alg, v->dtype, v->dig,
+				    v->dlen, &h);
+	if (rc == IMA_SIG_WEAK_DIGEST)
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): a signature over an %s digest attests nothing (collisions are practical)",
+			   index, nlen, name, v->alg->name);
+	else if (rc == IMA_SIG_TYPE_MISMATCH)
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): %s signature over %s digest: the kernel refuses it",
+			   index, nlen, name,
+			   h.type == IMA_VERITY_DIGSIG ? "an fs-verity" : "a file-hash",
+			   v->dtype == IMA_DT_VERITY ? "an fs-verity" : "a file-hash");
+	else if (rc != IMA_SIG_OK)
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): signature does not verify with the IMA key",
 			   index, nlen, name);
 }

@@ -83,3 +83,51 @@ case("signatures-md5-control",
      "control: the same list with the file measured and signed over "
      "sha256: passes", log.bytes(),
      quote("signatures-md5-control", state(log)) + mchk, 0)
+
+
+# --- the digest's type and the signature's: ima-ngv2/ima-sigv2 records
+# say what their digest is ("ima:" a file hash, "verity:" an fs-verity
+# digest), and the kernel takes only a verity signature (type 6, version
+# 3, over the hash of struct ima_file_id {6, algo, digest}) for a verity
+# digest and only a file-hash one (type 3) for a file hash
+VD = hashlib.sha256(b"signatures verity digest").digest()
+FILE_ID = hashlib.sha256(bytes([6, imalog.HASH_IDS["sha256"]]) + VD).digest()
+SIG3 = imalog.sig_v2("sha256", imalog.keyid(ima_cert),
+                     imalog.sign_digest(ima_key, "sha256", VD))
+SIG6 = bytes([6, 3]) + imalog.sig_v2(
+    "sha256", imalog.keyid(ima_cert),
+    imalog.sign_digest(ima_key, "sha256", FILE_ID))[2:]
+
+
+def sigv2(kind, sig, tmpl="ima-sigv2"):
+    log = Log()
+    boot(log)
+    log.add(tmpl, [kind.encode() + b":" + d_ng("sha256", VD),
+                   n_ng("/usr/bin/verity"), sig])
+    return log
+
+
+log = sigv2("verity", SIG3)
+case("signatures-verity-file-hash-sig",
+     "an fs-verity digest signed by a valid file-hash signature (type 3) "
+     "over its bytes: the kernel refuses a file-hash signature for a "
+     "verity digest", log.bytes(),
+     quote("signatures-verity-file-hash-sig", state(log)) + mchk, 1,
+     [(1, "signature-type")])
+case("signatures-verity-file-hash-sig-renamed",
+     "the same record renamed ima-sig (d-ng|n-ng|sig), which would drop "
+     "the type: a d-ng field holds no type, the record fails",
+     imalog.relabel(log.bytes(), 1, "ima-sig"),
+     quote("signatures-verity-file-hash-sig-renamed", state(log)) + mchk, 1,
+     [(1, "malformed-field")])
+log = sigv2("ima", SIG6)
+case("signatures-ima-digest-verity-sig",
+     "a file-hash digest (ima:) signed by a verity signature (type 6): "
+     "refused", log.bytes(),
+     quote("signatures-ima-digest-verity-sig", state(log)) + mchk, 1,
+     [(1, "signature-type")])
+log = sigv2("verity", SIG6)
+case("signatures-verity-control",
+     "control: the fs-verity digest with its verity signature (type 6, "
+     "version 3, over the hash of its ima_file_id): verifies, passes",
+     log.bytes(), quote("signatures-verity-control", state(log)) + mchk, 0)

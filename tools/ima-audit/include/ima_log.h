@@ -131,11 +131,23 @@ const char *ima_field_name(enum ima_field_id id);
 int ima_record_field(const struct ima_record *rec, enum ima_field_id id);
 
 /*
+ * What a digest field says its digest is: d-ngv2 writes "ima:" (a hash of
+ * the file's content) or "verity:" (the file's fs-verity digest) before
+ * the algorithm; d-ng and d-modsig write no type.
+ */
+enum ima_digest_type {
+	IMA_DT_NONE,
+	IMA_DT_IMA,
+	IMA_DT_VERITY,
+};
+
+/*
  * Split d-ng / d-ngv2 / d-modsig content "[type:]algo:\0digest".
  * Returns 0 and points algo (not NUL-terminated, algo_len bytes) and
- * digest into data; -1 if malformed.
+ * digest into data, and sets *type (may be NULL); -1 if malformed: no
+ * "algo:\0", a type other than "ima" or "verity", or more than one.
  */
-int ima_split_digest_field(const uint8_t *data, uint32_t len,
+int ima_split_digest_field(const uint8_t *data, uint32_t len, int *type,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len);
 
@@ -154,6 +166,7 @@ struct ima_data_view {
 	const uint8_t *f[IMA_MAX_FIELDS];
 	uint32_t len[IMA_MAX_FIELDS];
 	const struct ima_hash_algo *alg; /* the first field as d-ng, or NULL */
+	int dtype;			/* its enum ima_digest_type */
 	const uint8_t *dig;
 	uint32_t dlen;
 	const char *name;		/* the second field up to its NUL */

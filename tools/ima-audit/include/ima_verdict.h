@@ -20,6 +20,7 @@
 	X(SIG_ALGO, "signature-algorithm")				\
 	X(SIG_MALFORMED, "signature-malformed")				\
 	X(SIG_UNSUPPORTED, "signature-unsupported")			\
+	X(SIG_TYPE, "signature-type")	/* file-hash vs fs-verity */	\
 	X(UNSIGNED, "unsigned")						\
 	X(MANIFEST_PATH, "manifest-path")				\
 	X(MANIFEST_DIGEST, "manifest-digest")				\

@@ -20,6 +20,7 @@ struct sig_job {
 	const struct ima_hash_algo *alg;
 	uint8_t digest[IMA_MAX_DIGEST];
 	uint32_t dlen;
+	int dtype;		/* enum ima_digest_type */
 	struct ima_sig_hdr hdr;
 	uint8_t *sig;
 	uint32_t siglen;
@@ -277,6 +278,7 @@ static int class_kind(int cls)
 	case IMA_FC_SIG_ALGO:
 	case IMA_FC_SIG_MALFORMED:
 	case IMA_FC_SIG_UNSUPPORTED:
+	case IMA_FC_SIG_TYPE:
 	case IMA_FC_UNSIGNED:
 		return IMA_FK_SIG;
 	case IMA_FC_MANIFEST_PATH:
@@ -426,6 +428,7 @@ static bool cache_key(const struct sig_job *j, uint8_t *key)
 		return false;
 	buf[n++] = (uint8_t)j->kind;
 	buf[n++] = (uint8_t)j->alg->id;
+	buf[n++] = (uint8_t)j->dtype;	/* the same bytes, another verdict */
 	memcpy(buf + n, &j->dlen, 4);
 	n += 4;
 	memcpy(buf + n, j->digest, j->dlen);
@@ -504,6 +507,21 @@ static void report_sig(struct sig_job *j, int rc, bool cached)
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
+	case IMA_SIG_WEAK_DIGEST:
+		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO,
+				j->path, j->plen,
+				"%s%s digest: collisions are practical, so its signature attests nothing",
+				modsig ? "modsig: " : "", j->alg->name);
+		break;
+	case IMA_SIG_TYPE_MISMATCH:
+		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_TYPE,
+				j->path, j->plen,
+				"%s signature (type 0x%02x) over %s digest: the kernel refuses it",
+				j->hdr.type == IMA_VERITY_DIGSIG ? "an fs-verity" :
+				"a file-hash", j->hdr.type,
+				j->dtype == IMA_DT_VERITY ? "an fs-verity" :
+				"a file-hash");
+		break;
 	default:
 		ima_audit_failc(a, j->index, j->offset,
 				IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
@@ -544,7 +562,8 @@ static void run_job(void *arg, void *state)
 	pthread_mutex_unlock(&a->lock);
 verify:
 	if (j->kind == JOB_V2)
-		rc = ima_verify_v2(state, j->alg, j->digest, j->dlen, &j->hdr);
+		rc = ima_verify_sig(state, j->alg, j->dtype, j->digest,
+				    j->dlen, &j->hdr);
 	else
 		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
 				       j->sig, j->siglen);
@@ -746,6 +765,7 @@ static bool all_zero(const uint8_t *p, size_t len)
 
 struct entry_info {
 	const struct ima_hash_algo *alg;	/* file digest algorithm */
+	int dtype;				/* enum ima_digest_type */
 	const uint8_t *digest;
 	uint32_t dlen;
 	const char *path;
@@ -801,6 +821,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 {
 	const char *algo;
 	size_t algo_len;
+	bool v2;
 	int i;
 
 	i = ima_record_field(rec, IMA_F_N_NG);
@@ -826,12 +847,21 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 		i = ima_record_field(rec, IMA_F_D_NGV2);
 	if (i < 0)
 		return true;	/* no digest field, nothing to check */
+	v2 = rec->fields[i].id == IMA_F_D_NGV2;
+	/*
+	 * d-ngv2 always states what its digest is ("ima:" or "verity:") and
+	 * d-ng never does: a type where none belongs (or none where one
+	 * does) is a field renamed, the type it dropped or made up
+	 */
 	if (ima_split_digest_field(rec->fields[i].data, rec->fields[i].len,
-				   &algo, &algo_len, &e->digest, &e->dlen)) {
+				   &e->dtype, &algo, &algo_len, &e->digest,
+				   &e->dlen) ||
+	    v2 != (e->dtype != IMA_DT_NONE)) {
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
-			       "malformed %s field (expected ALGO, \":\", NUL, DIGEST)",
-			       ima_field_name(rec->fields[i].id));
+			       "malformed %s field (expected %sALGO, \":\", NUL, DIGEST)",
+			       ima_field_name(rec->fields[i].id),
+			       v2 ? "\"ima:\" or \"verity:\", " : "");
 		return false;
 	}
 	e->alg = ima_hash_by_name(algo, algo_len);
@@ -1181,6 +1211,7 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 	j->index = rec->index;
 	j->offset = rec->offset;
 	j->alg = alg;
+	j->dtype = kind == JOB_V2 ? e->dtype : IMA_DT_NONE;
 	memcpy(j->digest, digest, dlen);
 	j->dlen = dlen;
 	j->sig = malloc(sig->len ? sig->len : 1);
@@ -1212,33 +1243,6 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 		flush_batch(a);
 }
 
-/*
- * md4 and md5: collisions, chosen-prefix ones for md5, are practical, so
- * a signature over such a digest vouches for any file made to share it.
- * The kernel accepts them (ima_hash=md5); an auditor checking signatures
- * must not.
- */
-static bool digest_broken(const struct ima_hash_algo *alg)
-{
-	return !strcmp(alg->name, "md4") || !strcmp(alg->name, "md5");
-}
-
-static void fail_broken_digest(struct ima_audit *a,
-			       const struct ima_record *rec,
-			       const struct entry_info *e,
-			       const struct ima_hash_algo *alg, bool modsig)
-{
-	pthread_mutex_lock(&a->lock);
-	a->sig.failed++;
-	if (modsig)
-		a->sig.modsig_failed++;
-	pthread_mutex_unlock(&a->lock);
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_SIG_ALGO, e->path,
-			e->plen,
-			"%s%s digest: collisions are practical, so its signature attests nothing",
-			modsig ? "modsig: " : "", alg->name);
-}
-
 static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		       const struct entry_info *e)
 {
@@ -1268,8 +1272,6 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 					       "malformed signature header");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
-		} else if (digest_broken(e->alg)) {
-			fail_broken_digest(a, rec, e, e->alg, false);
 		} else {
 			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
 			       f);
@@ -1281,13 +1283,15 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		size_t algo_len;
 		const uint8_t *d;
 		uint32_t dlen;
+		int dt;
 		const struct ima_hash_algo *alg = NULL;
 
 		signed_ = true;
 		if (idm >= 0 && !ima_split_digest_field(rec->fields[idm].data,
 							 rec->fields[idm].len,
-							 &algo, &algo_len,
-							 &d, &dlen))
+							 &dt, &algo, &algo_len,
+							 &d, &dlen) &&
+		    dt == IMA_DT_NONE)
 			alg = ima_hash_by_name(algo, algo_len);
 		if (!alg || dlen != alg->size) {
 			pthread_mutex_lock(&a->lock);
@@ -1299,8 +1303,6 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 				       "modsig: missing or malformed d-modsig field");
 		} else if (!a->pool) {
 			a->sig.not_checked++;
-		} else if (digest_broken(alg)) {
-			fail_broken_digest(a, rec, e, alg, true);
 		} else {
 			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
 		}
@@ -1320,6 +1322,15 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 				    e->alg, e->digest, e->dlen);
 
 	a->mf_checked++;
+	if (rc != IMA_MF_UNKNOWN_PATH && ima_hash_collision_prone(e->alg)) {
+		/* the manifest holds no such digest (its parser refuses them) */
+		a->mf_no_algo++;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+				e->path, e->plen,
+				"%s digest: collisions are practical, no reference can vouch for it",
+				e->alg->name);
+		return;
+	}
 	switch (rc) {
 	case IMA_MF_MATCH:
 		a->mf_match++;

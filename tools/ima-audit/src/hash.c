@@ -79,6 +79,11 @@ const struct ima_hash_algo *ima_hash_by_name(const char *name, size_t len)
 	return NULL;
 }
 
+bool ima_hash_collision_prone(const struct ima_hash_algo *alg)
+{
+	return alg->id == 0 || alg->id == 1;	/* md4, md5 */
+}
+
 const struct ima_hash_algo *ima_hash_by_size(unsigned int size)
 {
 	switch (size) {

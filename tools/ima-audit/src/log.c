@@ -144,7 +144,8 @@ bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		v->f[v->n] = p;
 		p += v->len[v->n++];
 	}
-	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0], &algo,
+	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0],
+						 &v->dtype, &algo,
 						 &algo_len, &v->dig,
 						 &v->dlen)) {
 		v->alg = ima_hash_by_name(algo, algo_len);
@@ -169,12 +170,13 @@ bool ima_data_named(const struct ima_data_view *v, const char *name)
 	       !memcmp(v->name, name, v->nlen);
 }
 
-int ima_split_digest_field(const uint8_t *data, uint32_t len,
+int ima_split_digest_field(const uint8_t *data, uint32_t len, int *type,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len)
 {
 	const uint8_t *nul = memchr(data, '\0', len);
-	const uint8_t *p;
+	const uint8_t *p, *colon;
+	int t = IMA_DT_NONE;
 
 	if (!nul || nul == data || nul[-1] != ':')
 		return -1;
@@ -183,6 +185,20 @@ int ima_split_digest_field(const uint8_t *data, uint32_t len,
 		;
 	if (p == nul - 1)
 		return -1;
+	if (p > data) {
+		/* "type:" and nothing before it */
+		colon = memchr(data, ':', (size_t)(p - 1 - data));
+		if (colon)
+			return -1;
+		if (p - 1 - data == 3 && !memcmp(data, "ima", 3))
+			t = IMA_DT_IMA;
+		else if (p - 1 - data == 6 && !memcmp(data, "verity", 6))
+			t = IMA_DT_VERITY;
+		else
+			return -1;
+	}
+	if (type)
+		*type = t;
 	*algo = (const char *)p;
 	*algo_len = (size_t)(nul - 1 - p);
 	*digest = nul + 1;

@@ -96,7 +96,7 @@ static void test_little_and_big_endian(void **state)
 		assert_int_equal(rec.nfields, 2);
 		assert_int_equal(rec.fields[0].id, IMA_F_D_NG);
 		assert_int_equal(ima_split_digest_field(rec.fields[0].data,
-							rec.fields[0].len,
+							rec.fields[0].len, NULL,
 							&algo, &alen, &d,
 							&dlen), 0);
 		assert_int_equal(alen, 6);
@@ -361,21 +361,45 @@ static void test_split_digest_field(void **state)
 	size_t alen;
 	const uint8_t *d;
 	uint32_t dlen;
+	int type;
 	static const uint8_t v2[] = "ima:sha512:\0ABCD";
+	static const uint8_t verity[] = "verity:sha256:\0AB";
+	static const uint8_t ng[] = "sha1:\0AB";
 	static const uint8_t bad1[] = "sha256\0AB";
 	static const uint8_t bad2[] = ":\0AB";
+	/* a type other than ima/verity, or two of them: malformed (before,
+	 * anything before the algorithm was dropped) */
+	static const uint8_t bad3[] = "evil:sha256:\0AB";
+	static const uint8_t bad4[] = "verity:ima:sha256:\0AB";
+	static const uint8_t bad5[] = ":sha256:\0AB";
 
-	assert_int_equal(ima_split_digest_field(v2, sizeof(v2) - 1, &algo,
-						&alen, &d, &dlen), 0);
+	assert_int_equal(ima_split_digest_field(v2, sizeof(v2) - 1, &type,
+						&algo, &alen, &d, &dlen), 0);
+	assert_int_equal(type, IMA_DT_IMA);
 	assert_int_equal(alen, 6);
 	assert_memory_equal(algo, "sha512", 6);
 	assert_int_equal(dlen, 4);
-	assert_int_equal(ima_split_digest_field(bad1, sizeof(bad1) - 1, &algo,
-						&alen, &d, &dlen), -1);
-	assert_int_equal(ima_split_digest_field(bad2, sizeof(bad2) - 1, &algo,
-						&alen, &d, &dlen), -1);
-	assert_int_equal(ima_split_digest_field(bad1, 0, &algo, &alen, &d,
-						&dlen), -1);
+	assert_int_equal(ima_split_digest_field(verity, sizeof(verity) - 1,
+						&type, &algo, &alen, &d,
+						&dlen), 0);
+	assert_int_equal(type, IMA_DT_VERITY);
+	assert_memory_equal(algo, "sha256", 6);
+	assert_int_equal(ima_split_digest_field(ng, sizeof(ng) - 1, &type,
+						&algo, &alen, &d, &dlen), 0);
+	assert_int_equal(type, IMA_DT_NONE);
+	assert_int_equal(alen, 4);
+	assert_int_equal(ima_split_digest_field(bad1, sizeof(bad1) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad2, sizeof(bad2) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad1, 0, NULL, &algo, &alen,
+						&d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad3, sizeof(bad3) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad4, sizeof(bad4) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad5, sizeof(bad5) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
 }
 
 int main(void)
