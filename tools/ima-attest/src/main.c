@@ -431,17 +431,17 @@ static int enrolled_ok(const char *dir)
 	return ok;
 }
 
-/* boot_aggregate of the list's first entry (sha256 of an ima-ng d-ng) */
+/*
+ * boot_aggregate of the list's first entry: a sha256 d-ng digest, read
+ * from the record's data and not its template name (ima_data_view)
+ */
 static int list_aggregate(const char *path, uint8_t *out, char *err,
 			  size_t errlen)
 {
 	struct ima_reader r;
 	struct ima_record rec;
-	const uint8_t *dig;
-	const char *algo;
-	size_t alen;
-	uint32_t dlen;
-	int fd, f, ret = -1;
+	struct ima_data_view v;
+	int fd, ret = -1;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -457,20 +457,18 @@ static int list_aggregate(const char *path, uint8_t *out, char *err,
 		snprintf(err, errlen, "the list has no first entry");
 		goto out;
 	}
-	f = ima_record_field(&rec, IMA_F_D_NG);
-	if (f < 0 || ima_split_digest_field(rec.fields[f].data, rec.fields[f].len,
-					    NULL, &algo, &alen, &dig, &dlen) ||
-	    alen != 6 || memcmp(algo, "sha256", 6) || dlen != 32) {
-		snprintf(err, errlen, "the list's first entry has no sha256 d-ng digest");
-		goto out;
-	}
-	f = ima_record_field(&rec, IMA_F_N_NG);
-	if (f < 0 || rec.fields[f].len < 14 ||
-	    memcmp(rec.fields[f].data, "boot_aggregate", 14)) {
+	if (rec.tmpl.legacy ||
+	    !ima_data_view(rec.data, rec.data_len, r.order, &v) ||
+	    !(v.ident & IMA_ID_BOOT) || v.nlen != 14 ||
+	    memcmp(v.name, "boot_aggregate", 14)) {
 		snprintf(err, errlen, "the list's first entry is not boot_aggregate");
 		goto out;
 	}
-	memcpy(out, dig, 32);
+	if (!v.alg || strcmp(v.alg->name, "sha256")) {
+		snprintf(err, errlen, "the list's first entry has no sha256 d-ng digest");
+		goto out;
+	}
+	memcpy(out, v.dig, 32);
 	ret = 0;
 out:
 	ima_reader_free(&r);

@@ -115,7 +115,11 @@ static void extend(uint8_t *pcr, int bank, const uint8_t *d)
  * No bank hashes the template name: whoever sends the list can give a
  * record any name under which its data still frames ("ima-sig" and
  * "ima-buf" have the same length and layout). So a record is read here
- * by position (ima_data_view), never by the name it carries.
+ * by its data (ima_data_view), never by the name it carries: by position
+ * for a file's digest, name and signature (the ima-sig layout, the only
+ * one whose signatures poll verifies), and under every template the data
+ * allows for what decides the checks (a buffer, a boot_aggregate, a
+ * kexec_execute record), in any of the kernel's fields and any order.
  */
 
 /* the record's name for a message, at most 80 bytes */
@@ -134,7 +138,9 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 	const char *name;
 	int nlen = shown(v, &name), rc;
 
-	if (v->buf || ima_data_named(v, "boot_aggregate"))
+	/* a boot_aggregate is checked against the quoted PCRs 0-9 instead
+	 * (check_handover, entry 0): a file cannot pass that */
+	if (v->buf || (v->ident & IMA_ID_BOOT))
 		return;
 	if (!v->alg) {
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): no file digest", index,
@@ -188,7 +194,7 @@ static void check_handover(struct att_poll_round *r,
 			   uint64_t index, bool violation, bool *pending,
 			   uint64_t *exec)
 {
-	bool boot = !violation && ima_data_named(v, "boot_aggregate");
+	bool boot = !violation && (v->ident & IMA_ID_BOOT);
 
 	if (index > 0 && boot && !*pending)
 		att_reason(&r->rs, "entry %" PRIu64 ": a boot_aggregate after entry 0 without a kexec_execute record just before it",
@@ -199,7 +205,7 @@ static void check_handover(struct att_poll_round *r,
 	else if (*pending && !boot)
 		att_reason(&r->rs, "entry %" PRIu64 ": kexec_execute (entry %" PRIu64 ") is not followed by the next kernel's boot_aggregate",
 			   index, *exec);
-	*pending = !violation && ima_data_named(v, "kexec_execute") && v->buf;
+	*pending = !violation && (v->ident & IMA_ID_KEXEC_EXECUTE);
 	if (*pending)
 		*exec = index;
 }

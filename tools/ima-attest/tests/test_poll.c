@@ -530,6 +530,63 @@ static void test_reason_escapes_names(void **state)
 					 (unsigned char)r.rs.r[i][j], r.rs.r[i]);
 }
 
+/*
+ * kexec_execute under a custom template with one more field
+ * (d-ng|n-ng|buf|iuid; the kernel leaves iuid empty for a buffer), sent
+ * under the name "d-ng|n-ng|xattrvalues|iuid": before, only three-field
+ * records were read as buffers, so no hand-over was seen and a quote
+ * ending there (a kernel that measures nothing) passed.
+ */
+static void test_kexec_execute_custom_fields(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+	struct buf d = { .n = 0 };
+	unsigned char dig[32];
+	unsigned int n;
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
+	dng_nng(&d, dig, "kexec_execute");
+	le32(&d, (uint32_t)strlen(exec_text));
+	put(&d, exec_text, strlen(exec_text));
+	le32(&d, 0);
+	add(&l, "d-ng|n-ng|xattrvalues|iuid", &d);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_false(st.have_boot);
+}
+
+/*
+ * A later kernel's boot_aggregate under a custom template with its
+ * fields reordered (n-ng|d-ng), no kexec_execute before it: before, the
+ * name was read at the second field only, so no boundary was seen (the
+ * round passed without a key).
+ */
+static void test_boot_aggregate_reordered(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r;
+	struct list l = { .n = 0 };
+	struct buf d = { .n = 0 };
+	unsigned char zero[320] = { 0 }, agg[32];
+	unsigned int n;
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
+	le32(&d, 15);
+	put(&d, "boot_aggregate", 15);
+	le32(&d, 7 + 1 + 32);
+	put(&d, "sha256:", 8);
+	put(&d, agg, 32);
+	add(&l, "n-ng|d-ng", &d);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+}
+
 /* --- what a signature attests: one rule with ima-audit ------------- */
 
 static EVP_PKEY *ima_key;
@@ -694,6 +751,8 @@ int main(void)
 		cmocka_unit_test(test_file_equal_to_its_signature),
 		cmocka_unit_test(test_kexec_execute_renamed),
 		cmocka_unit_test(test_reason_escapes_names),
+		cmocka_unit_test(test_kexec_execute_custom_fields),
+		cmocka_unit_test(test_boot_aggregate_reordered),
 		cmocka_unit_test(test_md5_signature),
 		cmocka_unit_test(test_signature_type),
 	};

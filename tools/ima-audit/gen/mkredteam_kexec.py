@@ -138,3 +138,52 @@ case("kexec-hidden-boundary",
      "renamed records fail", data,
      quote("kexec-hidden-boundary", state(log)) + chk, 1,
      [(4, "kexec-handover"), (5, "kexec-handover")])
+
+# --- the same boundary in the kernel's other fields: boot_aggregate with
+# the legacy d digest (ima_template_fmt=d|n-ng), the ima_kexec records
+# under a custom template with one more field (d-ng|n-ng|buf|iuid, iuid
+# empty for a buffer); the second kernel recorded no policy. Renamed, the
+# kexec_execute record read as a file and the boot_aggregate as a record
+# without a name: one kernel, the first kernel's policy the last one's
+AGG1 = imalog.boot_aggregate(BOOT, "sha1")
+CUSTOM = "d-ng|n-ng|buf|iuid"
+
+
+def custom_kernels(second_policy):
+    log = Log()
+    log.add("d|n-ng", [AGG1, n_ng("boot_aggregate")])
+    policy(log, STRICT)
+    file_(log, 1)
+    for name in ("kexec_load", "kexec_execute"):
+        text = b"kexec_segment_size=%d;ima_binary_runtime_size=%d;" \
+               b"ima_runtime_measurements_count=%d;" % (
+                   SEGMENT, len(log.bytes()) + KEXEC_HDR, log.count)
+        log.add(CUSTOM, [d_ng("sha256", hashlib.sha256(text).digest()),
+                         n_ng(name), text, b""])
+    log.add("d|n-ng", [AGG1, n_ng("boot_aggregate")])
+    if second_policy:
+        policy(log, STRICT)
+    file_(log, 2)
+    return log
+
+
+def pcrs(name, log):
+    write(name + ".pcrs", imalog.pcr_lines(log, BOOT).encode())
+    return ["--pcrs", name + ".pcrs"]
+
+
+log = custom_kernels(False)
+data = relabel(relabel(log.bytes(), 4, "d-ng|n-ng|xattrvalues|iuid"), 5,
+               "d|xattrnames")
+case("kexec-hidden-custom-boundary",
+     "kexec_execute (entry 4, %s) renamed 'd-ng|n-ng|xattrvalues|iuid' "
+     "and the next kernel's boot_aggregate (entry 5, d|n-ng) renamed "
+     "'d|xattrnames', so that the first kernel's policy would be the last "
+     "kernel's: both renamed records fail" % CUSTOM, data,
+     pcrs("kexec-hidden-custom-boundary", log) + chk, 1,
+     [(4, "kexec-handover"), (5, "kexec-handover")])
+log = custom_kernels(True)
+case("kexec-custom-boundary-control",
+     "control: the same kernels under their own names, the second one "
+     "recording its policy (entry 6): passes", log.bytes(),
+     pcrs("kexec-custom-boundary-control", log) + chk, 0)

@@ -249,3 +249,85 @@ case("renaming-self-signature-as-buf",
                                                         "ima-buf"),
      quote("renaming-self-signature-as-buf", state(log), NONCE_FILES) + mchk, 1,
      [(2, "unsigned")])
+
+# --- every reading the kernel's template fields allow, not the three
+# templates we use. A policy record under a custom template with one more
+# field (ima_template_fmt or a rule's template=d-ng|n-ng|buf|iuid: the
+# kernel leaves iuid empty for a buffer), renamed with its field names
+# reordered, read as a file and hid the later policy
+CUSTOM = "d-ng|n-ng|buf|iuid"
+
+
+def custom_policies():
+    """boot, the strict policy (entry 1), a file, the permissive policy
+    (entry 3) under CUSTOM."""
+    log = Log()
+    boot(log)
+    policy(log, STRICT)
+    log.add("ima-ng", [d_ng("sha256", fd(3)), n_ng("/usr/bin/f3")])
+    log.add(CUSTOM, [d_ng("sha256", hashlib.sha256(PERMISSIVE).digest()),
+                     n_ng("ima_policy_loaded"), PERMISSIVE, b""])
+    return log
+
+
+log = custom_policies()
+st = state(log)
+for nm, tmpl in (("custom-fields", "d-ng|n-ng|xattrvalues|iuid"),
+                 ("fields-reordered", "d-ng|xattrvalues|n-ng|iuid")):
+    case("renaming-policy-" + nm,
+         "the permissive policy (entry 3, template %s) renamed '%s' so "
+         "that the earlier strict one would be the last: the renamed "
+         "record fails" % (CUSTOM, tmpl), relabel(log.bytes(), 3, tmpl),
+         quote("renaming-policy-" + nm, st) +
+         ["--expect-policy", "records-strict.policy"], 1, [(3, "policy")])
+case("renaming-policy-custom-control",
+     "control: the same list under its own names: the permissive policy "
+     "(entry 3, %s) is the recorded one" % CUSTOM, log.bytes(),
+     quote("renaming-policy-custom-control", st) +
+     ["--expect-policy", "records-permissive.policy"], 0)
+
+
+# a boot_aggregate with the legacy d digest (ima_template_fmt=d|n-ng: sha1
+# over PCRs 0-7), its value not the PCRs' (another boot), renamed to a
+# template without a name field: no boot_aggregate was seen, nothing
+# checked against the PCR values
+def legacy_boot(name, reason, agg, tmpl, exit_, fails=()):
+    log = Log()
+    log.add("d|n-ng", [agg, n_ng("boot_aggregate")])
+    log.add("ima-ng", [d_ng("sha256", fd(5)), n_ng("/usr/bin/f5")])
+    write(name + ".pcrs", imalog.pcr_lines(log, BOOT).encode())
+    case(name, reason, relabel(log.bytes(), 0, tmpl),
+         ["--pcrs", name + ".pcrs"], exit_, fails)
+
+
+legacy_boot("renaming-boot-legacy-digest",
+            "a boot_aggregate (d|n-ng, sha1) of other PCRs 0-7 renamed "
+            "'d|xattrnames': still the first entry's boot_aggregate, and "
+            "it does not match", hashlib.sha1(b"another boot").digest(),
+            "d|xattrnames", 1, [(0, "boot-aggregate")])
+legacy_boot("renaming-boot-legacy-digest-control",
+            "control: the boot_aggregate of these PCRs 0-7 under its own "
+            "name d|n-ng: matches, passes",
+            imalog.boot_aggregate(BOOT, "sha1"), "d|n-ng", 0)
+
+# a file whose content equals its own EVM-protected xattrs' values,
+# measured under evm-sig (the kernel fills iuid, igid and imode for a
+# file), renamed so that xattrvalues is a buf field: its hash is the
+# digest, and the record read as a buffer, no signature needed. A buffer
+# the kernel writes fills no file field: read as a file, unsigned
+XV = b"\x04\x04" + hashlib.sha256(b"records xattr").digest()
+EVM_SIG = "d-ng|n-ng|evmsig|xattrnames|xattrlengths|xattrvalues|iuid|" \
+          "igid|imode"
+log = Log()
+boot(log)
+log.add(EVM_SIG, [d_ng("sha256", hashlib.sha256(XV).digest()),
+                  n_ng("/usr/bin/xattrs"), b"", b"security.ima\0",
+                  len(XV).to_bytes(4, "little"), XV, b"\0\0\0\0",
+                  b"\0\0\0\0", b"\xed\x81"])
+case("renaming-file-extra-fields-as-buf",
+     "an unsigned file whose content equals its xattr values, its evm-sig "
+     "record renamed with xattrvalues as buf: its iuid, igid and imode "
+     "are filled, so it is no buffer the kernel writes: an unsigned file",
+     relabel(log.bytes(), 1, EVM_SIG.replace("xattrvalues", "buf")),
+     quote("renaming-file-extra-fields-as-buf", state(log)) +
+     ["--require-signatures"], 1, [(1, "unsigned")])

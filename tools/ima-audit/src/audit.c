@@ -766,6 +766,7 @@ static bool all_zero(const uint8_t *p, size_t len)
 struct entry_info {
 	const struct ima_hash_algo *alg;	/* file digest algorithm */
 	int dtype;				/* enum ima_digest_type */
+	int idig, iname;			/* their fields, or -1 */
 	const uint8_t *digest;
 	uint32_t dlen;
 	const char *path;
@@ -824,9 +825,11 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	bool v2;
 	int i;
 
+	e->idig = e->iname = -1;
 	i = ima_record_field(rec, IMA_F_N_NG);
 	if (i < 0)
 		i = ima_record_field(rec, IMA_F_N);
+	e->iname = i;
 	if (i >= 0) {
 		const struct ima_field *f = &rec->fields[i];
 		const uint8_t *nul = memchr(f->data, '\0', f->len);
@@ -836,6 +839,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 
 	i = ima_record_field(rec, IMA_F_D);
+	e->idig = i;
 	if (i >= 0) {
 		e->alg = ima_bank_algo(IMA_BANK_SHA1);
 		e->digest = rec->fields[i].data;
@@ -847,6 +851,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 		i = ima_record_field(rec, IMA_F_D_NGV2);
 	if (i < 0)
 		return true;	/* no digest field, nothing to check */
+	e->idig = i;
 	v2 = rec->fields[i].id == IMA_F_D_NGV2;
 	/*
 	 * d-ngv2 always states what its digest is ("ima:" or "verity:") and
@@ -1374,49 +1379,66 @@ static bool kexec_name(const char *p, size_t n)
  * The template name is hashed by nothing: the list's holder can give a
  * record any name under which its data still frames. A record the kernel
  * wrote as the policy, an ima_kexec record or a boot_aggregate, renamed
- * so that it has no buf or no such name, would drop out of what they
- * decide: the policy choice (an earlier policy then passing
+ * so that its template has no buf or no such name, would drop out of
+ * what they decide: the policy choice (an earlier policy then passing
  * --expect-policy), or the kernel boundaries (the list of two kernels
  * then reading as one, the first kernel's policy as the running one's).
- * Data that reads as such a record under a name that does not say so
- * fails.
+ * So a record is read under every template its data allows
+ * (ima_data_view: any field of the kernel's table, in any order and
+ * number, the legacy d digest too), and data that reads as such a record
+ * under a name that does not say so fails.
  */
 static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 			    const struct entry_info *e, int ibuf)
 {
-	bool named, buf = ibuf >= 0 && rec->fields[ibuf].len;
+	bool buf = ibuf >= 0 && rec->fields[ibuf].len;
 	struct ima_data_view v;
 
-	/* the kernel's boot_aggregate and ima-buf records: a digest, a name */
 	if (rec->tmpl.legacy ||
 	    !ima_data_view(rec->data, rec->data_len, a->order, &v) ||
-	    !v.alg || !v.name)
+	    !v.ident)
 		return;
-	named = e->path && e->plen == v.nlen &&
-		!memcmp(e->path, v.name, v.nlen);
-	if (v.buf && policy_name(v.name, v.nlen)) {
-		if ((named && buf) || !(a->bound & (1u << rec->pcr)))
-			return;
+	if ((v.ident & IMA_ID_POLICY) &&
+	    !(buf && e->path && policy_name(e->path, e->plen)) &&
+	    (a->bound & (1u << rec->pcr)))
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
 				e->path, e->plen,
 				"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
 				rec->name);
-	} else if (v.buf && kexec_name(v.name, v.nlen)) {
-		if (named && buf)
-			return;
+	if ((v.ident & (IMA_ID_KEXEC_LOAD | IMA_ID_KEXEC_EXECUTE)) &&
+	    !(buf && e->path && kexec_name(e->path, e->plen)))
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 				e->path, e->plen,
-				"an ima_kexec record (%.*s) logged as template '%s', which hides it: renamed",
-				(int)v.nlen, v.name, rec->name);
-	} else if (ima_data_named(&v, "boot_aggregate")) {
-		if (named)
-			return;
+				"an ima_kexec record (%s) logged as template '%s', which hides it: renamed",
+				v.ident & IMA_ID_KEXEC_EXECUTE ? "kexec_execute" :
+				"kexec_load", rec->name);
+	if ((v.ident & IMA_ID_BOOT) &&
+	    !(e->path && e->plen == 14 && !memcmp(e->path, "boot_aggregate", 14)))
 		ima_audit_failc(a, rec->index, rec->offset,
 				rec->index ? IMA_FC_KEXEC : IMA_FC_BOOT_AGGREGATE,
 				e->path, e->plen,
 				"a boot_aggregate record logged as template '%s', which hides it (a kernel boundary): renamed",
 				rec->name);
-	}
+}
+
+/*
+ * A buffer record as the kernel writes one under any template: its
+ * digest, its name and its buffer, and every other field empty (no file
+ * field is filled for a buffer). Read as a buffer, a record escapes the
+ * signature and manifest checks, so a record whose template has a buf
+ * field but whose data fills other fields too is not one: it is checked
+ * as a file.
+ */
+static bool only_buffer_fields(const struct ima_record *rec,
+			       const struct entry_info *e, int ibuf)
+{
+	int i;
+
+	for (i = 0; i < rec->nfields; i++)
+		if (i != ibuf && i != e->idig && i != e->iname &&
+		    rec->fields[i].len)
+			return false;
+	return true;
 }
 
 /*
@@ -1586,7 +1608,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	 */
 	if (ibuf >= 0 && ((rec->fields[ibuf].len &&
 			   !ima_sig_typed(rec->fields[ibuf].data,
-					  rec->fields[ibuf].len)) || !e.alg)) {
+					  rec->fields[ibuf].len) &&
+			   only_buffer_fields(rec, &e, ibuf)) || !e.alg)) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
