@@ -187,3 +187,107 @@ case("kexec-custom-boundary-control",
      "control: the same kernels under their own names, the second one "
      "recording its policy (entry 6): passes", log.bytes(),
      pcrs("kexec-custom-boundary-control", log) + chk, 0)
+
+# --- which kernel a record belongs to: the TPM orders records on one PCR
+# only. Records on different PCRs can be swapped without changing any
+# replay, and a kexec record's entry count and byte size still hold after
+# a swap of records of equal size (a violation, whose data nothing
+# hashes, lengthened to match). The first kernel's policy, on PCR 11,
+# swapped with a violation on PCR 12 of the second kernel, read as the
+# second (last) kernel's. The quotes here select PCRs 0-12.
+SEL12 = list(range(13))
+PERMISSIVE = b"measure func=BPRM_CHECK\n"
+write("kexec-permissive.policy", PERMISSIVE)
+
+
+def quote12(name, st):
+    return tq.quote_case(write, ak, "kexec-ak.pem", name, st, NONCE, SEL12)
+
+
+def policy_on(log, text, pcr):
+    log.add("ima-buf", [d_ng("sha256", hashlib.sha256(text).digest()),
+                        n_ng("ima_policy_loaded"), text], pcr=pcr)
+
+
+def violation_sized(log, pcr, size):
+    """A violation whose record is size bytes (its name padded)."""
+    base = len(Log().u32(0)) * 4 + 20 + len("ima-ng") + 4 + 40 + 1
+    log.add("ima-ng", [d_ng("sha256", b"\0" * 32),
+                       n_ng("/var/log/" + "x" * (size - base - 9))],
+            pcr=pcr, violation=True)
+
+
+def cross_pcr(swapped, second_policy=False):
+    """boot, [old policy on PCR 11 | violation on PCR 12], f1, kexec_load,
+    kexec_execute (entry 4), boot (entry 5), [violation | old policy],
+    [the second kernel's policy on PCR 11], f2."""
+    probe = Log()
+    policy_on(probe, STRICT, 11)
+    size = len(probe.bytes())
+    log = Log()
+    boot(log)
+    (violation_sized if swapped else policy_on)(
+        log, *((12, size) if swapped else (STRICT, 11)))
+    file_(log, 1)
+    kexec(log, "kexec_load")
+    kexec(log, "kexec_execute")
+    boot(log)
+    (policy_on if swapped else violation_sized)(
+        log, *((STRICT, 11) if swapped else (12, size)))
+    if second_policy:
+        policy_on(log, PERMISSIVE, 11)
+    file_(log, 2)
+    return log
+
+
+genuine, forged = cross_pcr(False), cross_pcr(True)
+assert genuine.pcrs == forged.pcrs and len(genuine.bytes()) == len(
+    forged.bytes())
+chk12 = ["--expect-policy", "kexec-strict.policy"]
+case("kexec-cross-pcr-policy",
+     "the first kernel's policy (PCR 11) swapped with a violation of the "
+     "same size (PCR 12) after the second kernel's boot_aggregate: every "
+     "replay, count and size holds, so nothing the TPM orders puts it in "
+     "the last kernel: no policy is attributed to it",
+     forged.bytes(), quote12("kexec-cross-pcr-policy", state(forged)) +
+     chk12, 1, [("-", "policy")])
+case("kexec-cross-pcr-policy-genuine",
+     "the same list in its genuine order: the TPM cannot tell it from the "
+     "swapped one, so it is refused the same way (a known limit of "
+     "attribution across PCRs)", genuine.bytes(),
+     quote12("kexec-cross-pcr-policy-genuine", state(genuine)) + chk12, 1,
+     [("-", "policy")])
+log = cross_pcr(False, True)
+case("kexec-cross-pcr-policy-control",
+     "control: the second kernel recorded its policy on PCR 11 too; the "
+     "kexec_execute count (4 entries, 3 of them on PCR 10) puts at most "
+     "one PCR 11 record before the hand-over, so the second one is the "
+     "last kernel's: passes", log.bytes(),
+     quote12("kexec-cross-pcr-policy-control", state(log)) +
+     ["--expect-policy", "kexec-permissive.policy"], 0)
+
+
+# one kernel, two policies on two PCRs: loaded permissive (PCR 10), then
+# strict (PCR 11); presented with the strict one first, the permissive
+# one read as the last
+def two_pcrs(swapped):
+    log = Log()
+    boot(log)
+    file_(log, 1)
+    if swapped:
+        policy_on(log, STRICT, 11)
+        policy_on(log, PERMISSIVE, 10)
+    else:
+        policy_on(log, PERMISSIVE, 10)
+        policy_on(log, STRICT, 11)
+    return log
+
+
+genuine, forged = two_pcrs(False), two_pcrs(True)
+assert genuine.pcrs == forged.pcrs
+case("kexec-cross-pcr-last-policy",
+     "one kernel, a permissive policy on PCR 10 and a later strict one on "
+     "PCR 11, presented strict first: which was recorded last is cross-PCR "
+     "order, which the TPM does not attest: no policy is attributed",
+     forged.bytes(), quote12("kexec-cross-pcr-last-policy", state(forged)) +
+     ["--expect-policy", "kexec-permissive.policy"], 1, [("-", "policy")])

@@ -181,11 +181,18 @@ struct ima_audit {
 	size_t nhandovers, cap_handovers;
 	/*
 	 * The boot_aggregate of every later kernel: a policy recorded before
-	 * the last one that is attested was another kernel's (pick_policy)
+	 * the last one that is attested was another kernel's (pick_policy).
+	 * The TPM orders records on one PCR only, so a record on another PCR
+	 * is placed only by the kexec_execute record just before it: it
+	 * counts the entries before it (ke_count), ke_qpos of them on its own
+	 * PCR, so at most ke_count - ke_qpos on all the others.
 	 */
 	struct ima_kernel_start {
 		uint64_t index;
 		uint32_t pcr;
+		bool has_ke;		/* kexec_execute just before, same PCR,
+					 * its count read */
+		uint64_t ke_count, ke_qpos;
 	} *kstarts;
 	size_t nkstarts, cap_kstarts;
 
@@ -193,12 +200,25 @@ struct ima_audit {
 	struct ima_policy_entry {
 		uint64_t index, offset;
 		uint32_t pcr;
+		uint64_t qpos;		/* entries on its PCR before it */
 		uint8_t *data;
 		size_t len;
 	} *policies;
 	size_t npolicies, cap_policies;
 	bool policy_found;
+	/*
+	 * Policy records that may each be the last kernel's last, but differ
+	 * (or none is surely the last kernel's): what the TPM orders does not
+	 * say which is the recorded policy (policy_diff says why)
+	 */
+	bool policy_unattributed;
+	uint64_t unattributed[IMA_NR_PCRS];
+	int nunattributed;
 	uint64_t kernel_start;	/* first entry of the kernel it must be of */
+	uint64_t pcr_seen[IMA_NR_PCRS];	/* entries read per PCR */
+	bool exec_count_ok;	/* the last kexec_execute's count read */
+	uint32_t exec_pcr;
+	uint64_t exec_count, exec_qpos;
 	uint64_t policy_index, policy_offset;
 	uint8_t *policy;
 	size_t policy_len;

@@ -1041,6 +1041,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->exec_pending = true;
 		a->exec_index = rec->index;
 		a->exec_offset = rec->offset;
+		a->exec_count_ok = false;
 	} else {
 		a->kexec_loads++;
 	}
@@ -1054,6 +1055,10 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		h->segment = v[0];
 		h->size = v[1];
 		h->count = v[2];
+		a->exec_count_ok = true;
+		a->exec_pcr = rec->pcr;
+		a->exec_count = v[2];
+		a->exec_qpos = a->pcr_seen[rec->pcr] - 1;
 	}
 	if (v[2] != rec->index) {
 		ok = false;
@@ -1134,6 +1139,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		np[a->npolicies].index = rec->index;
 		np[a->npolicies].offset = rec->offset;
 		np[a->npolicies].pcr = rec->pcr;
+		np[a->npolicies].qpos = a->pcr_seen[rec->pcr] - 1;
 		np[a->npolicies].data = copy;
 		np[a->npolicies].len = buf->len;
 		a->npolicies++;
@@ -1150,14 +1156,13 @@ static bool covered(const struct ima_audit *a, uint32_t pcr, uint64_t index)
 }
 
 /*
- * The first entry of the kernel the verdict is about: the last later
- * kernel's boot_aggregate that is attested (bound and covered), or one on
- * a PCR nothing binds (an ignored one: its kernel may be the running one,
- * so fail closed); 0 for the first kernel. A boot_aggregate after the
- * covered prefix (--allow-uncovered) began a kernel after what the PCR
- * values vouch for.
+ * The kernel the verdict is about: the last later kernel's boot_aggregate
+ * that is attested (bound and covered), or one on a PCR nothing binds (an
+ * ignored one: its kernel may be the running one, so fail closed); NULL
+ * for the first kernel. A boot_aggregate after the covered prefix
+ * (--allow-uncovered) began a kernel after what the PCR values vouch for.
  */
-static uint64_t last_kernel_start(const struct ima_audit *a)
+static const struct ima_kernel_start *last_kernel(const struct ima_audit *a)
 {
 	size_t i = a->nkstarts;
 
@@ -1166,36 +1171,118 @@ static uint64_t last_kernel_start(const struct ima_audit *a)
 
 		if (!(a->bound & (1u << k->pcr)) ||
 		    covered(a, k->pcr, k->index))
-			return k->index;
+			return k;
 	}
-	return 0;
+	return NULL;
+}
+
+enum { KERNEL_OTHER, KERNEL_MAYBE, KERNEL_LAST };
+
+/*
+ * Whether a policy record is of the last kernel (k; NULL: the list has
+ * one), by what the TPM orders only. It orders records on one PCR: a
+ * record on the PCR of k's boot_aggregate is after it, or not, by its
+ * index. It orders nothing across PCRs, and the list's holder can swap
+ * records on different PCRs without changing any replay (and a
+ * kexec_execute's count and size still hold after a swap of records of
+ * equal size; a violation's data, hashed by nothing, can be made any
+ * size). A record on another PCR is placed only by the kexec_execute
+ * record just before k (same PCR, bound): it counts the entries before
+ * it, ke_qpos of them on its own PCR, so at most ke_count - ke_qpos of
+ * any other PCR's; a record with at least that many before it on its own
+ * PCR came after the hand-over. Anything else may be either kernel's.
+ */
+static int kernel_of(const struct ima_audit *a,
+		     const struct ima_kernel_start *k,
+		     const struct ima_policy_entry *pe)
+{
+	size_t i;
+
+	if (!k)
+		return KERNEL_LAST;
+	/* boundaries on two PCRs: which kernel is last is cross-PCR order */
+	for (i = 0; i < a->nkstarts; i++)
+		if (a->kstarts[i].pcr != k->pcr)
+			return KERNEL_MAYBE;
+	if (!(a->bound & (1u << k->pcr)))
+		return KERNEL_MAYBE;
+	if (pe->pcr == k->pcr)
+		return pe->index > k->index ? KERNEL_LAST : KERNEL_OTHER;
+	if (k->has_ke && pe->qpos >= k->ke_count - k->ke_qpos)
+		return KERNEL_LAST;
+	return KERNEL_MAYBE;
+}
+
+static bool same_policy(const struct ima_policy_entry *x,
+			const struct ima_policy_entry *y)
+{
+	return x->len == y->len && !memcmp(x->data, y->data, x->len);
 }
 
 /*
- * The recorded policy: the last ima_policy entry bound and covered, of
- * the last kernel. A policy an earlier kernel recorded before a kexec says
- * nothing of what the kernel running now enforces (it may have booted
- * with another policy and recorded none).
+ * The recorded policy: the last ima_policy entry, bound and covered, of
+ * the last kernel. A policy an earlier kernel recorded before a kexec
+ * says nothing of what the kernel running now enforces (it may have
+ * booted with another policy and recorded none). Which is last is what
+ * the TPM orders: the last candidate on each PCR; when those lie on
+ * several PCRs and differ, or none is surely the last kernel's
+ * (kernel_of), the list does not say which policy was recorded last:
+ * unattributed, never a guess.
  */
 static void pick_policy(struct ima_audit *a)
 {
-	size_t i = a->npolicies;
+	const struct ima_kernel_start *k = last_kernel(a);
+	const struct ima_policy_entry *last[IMA_NR_PCRS] = { NULL };
+	const struct ima_policy_entry *pick = NULL, *other = NULL;
+	int at[IMA_NR_PCRS] = { 0 }, p;
+	size_t i;
 
-	a->kernel_start = last_kernel_start(a);
-	while (i--) {
+	a->kernel_start = k ? k->index : 0;
+	for (i = 0; i < a->npolicies; i++) {
 		const struct ima_policy_entry *pe = &a->policies[i];
+		int t;
 
-		if (pe->index < a->kernel_start)
-			break;
 		if (!covered(a, pe->pcr, pe->index))
 			continue;
-		a->policy = pe->data;
-		a->policy_len = pe->len;
-		a->policy_index = pe->index;
-		a->policy_offset = pe->offset;
+		t = kernel_of(a, k, pe);
+		if (t == KERNEL_OTHER)
+			continue;
+		last[pe->pcr] = pe;
+		at[pe->pcr] = t;
+	}
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		if (last[p] && at[p] == KERNEL_LAST &&
+		    (!pick || last[p]->index > pick->index))
+			pick = last[p];
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!last[p])
+			continue;
+		a->unattributed[a->nunattributed++] = last[p]->index;
+		if (!pick || !same_policy(last[p], pick))
+			other = last[p];
+	}
+	if (!a->nunattributed)
+		return;
+	if (pick && !other) {
+		a->nunattributed = 0;
+		a->policy = pick->data;
+		a->policy_len = pick->len;
+		a->policy_index = pick->index;
+		a->policy_offset = pick->offset;
 		a->policy_found = true;
 		return;
 	}
+	a->policy_unattributed = true;
+	if (pick)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "entries %llu (PCR %u) and %llu (PCR %u) differ, and the TPM orders records on one PCR only: which was recorded last is not attested",
+			 (unsigned long long)pick->index, pick->pcr,
+			 (unsigned long long)other->index, other->pcr);
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "entry %llu (PCR %u) may be an earlier kernel's: nothing the TPM orders puts it after the last kernel's boot_aggregate (entry %llu)",
+			 (unsigned long long)other->index, other->pcr,
+			 (unsigned long long)a->kernel_start);
 }
 
 static void submit(struct ima_audit *a, const struct ima_record *rec,
@@ -1488,7 +1575,7 @@ static void handover_unfollowed(struct ima_audit *a,
 }
 
 static void add_kernel_start(struct ima_audit *a,
-			     const struct ima_record *rec)
+			     const struct ima_record *rec, bool pending)
 {
 	struct ima_kernel_start *nk = ima_reserve(a->kstarts, &a->cap_kstarts,
 						  a->nkstarts, sizeof(*nk));
@@ -1498,8 +1585,14 @@ static void add_kernel_start(struct ima_audit *a,
 		return;
 	}
 	a->kstarts = nk;
-	nk[a->nkstarts].index = rec->index;
-	nk[a->nkstarts++].pcr = rec->pcr;
+	nk += a->nkstarts++;
+	memset(nk, 0, sizeof(*nk));
+	nk->index = rec->index;
+	nk->pcr = rec->pcr;
+	nk->has_ke = pending && a->exec_count_ok && a->exec_pcr == rec->pcr &&
+		     a->exec_count >= a->exec_qpos;
+	nk->ke_count = a->exec_count;
+	nk->ke_qpos = a->exec_qpos;
 }
 
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
@@ -1513,6 +1606,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	int ibuf;
 
 	a->entries++;
+	a->pcr_seen[rec->pcr]++;
 	count_template(a, rec->name);
 	e.violation = all_zero(rec->digest, 20);
 	if (rec->tmpl.known) {
@@ -1580,7 +1674,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		enum ima_boot_status before = a->boot;
 
 		a->kernels++;
-		add_kernel_start(a, rec);
+		add_kernel_start(a, rec, pending);
 		if (!pending)
 			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 					e.path, e.plen,
@@ -1720,6 +1814,12 @@ static void check_policy(struct ima_audit *a)
 		return;
 	if (!a->policy_found) {
 		a->policy_match = 0;
+		if (a->policy_unattributed) {
+			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_POLICY, NULL,
+					0, "policy: cannot attribute a policy to the last kernel: %s",
+					a->policy_diff);
+			return;
+		}
 		if (a->kernel_start)
 			snprintf(a->policy_diff, sizeof(a->policy_diff),
 				 "no ima_policy entry of the last kernel (entries from %llu, after a kexec) bound and covered in the log",

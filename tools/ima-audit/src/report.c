@@ -365,6 +365,9 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 			a->policy_match == 1 ? ", matches expected" :
 			a->policy_match == 0 ? ", DIFFERS: " : "",
 			a->policy_match == 0 ? a->policy_diff : "");
+	else if (a->policy_unattributed)
+		fprintf(out, "policy:         NOT ATTRIBUTED to the last kernel: %s\n",
+			a->policy_diff);
 	else
 		fprintf(out, "policy:         none recorded\n");
 	if (a->malformed || a->io_error)
@@ -507,6 +510,10 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null,", out);
 	}
+	fputs("\"policy_unattributed\":[", out);
+	for (t = 0; t < a->nunattributed; t++)
+		fprintf(out, "%s%" PRIu64, t ? "," : "", a->unattributed[t]);
+	fputs("],", out);
 	fputs("\"quote\":", out);
 	if (a->quote)
 		fprintf(out,

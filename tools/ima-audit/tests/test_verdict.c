@@ -551,6 +551,78 @@ static void test_policy_of_last_kernel(void **state)
  * kernel measures no empty buffer): an unsigned empty file's ima-sig
  * record renamed ima-buf still fails --require-signatures.
  */
+/* the list's own values for PCRs 10, 11 and 12 */
+static int run_pcrs(const struct list *l)
+{
+	int p;
+
+	for (p = 10; p <= 12; p++)
+		give(&opts.pcrs, IMA_BANK_SHA256, p, l->pcr[p]);
+	return run(l);
+}
+
+/*
+ * The TPM orders records on one PCR only: which policy record is the last
+ * kernel's last is attributed by same-PCR order and the count a
+ * kexec_execute record carries, never by list order across PCRs (a swap
+ * of records on different PCRs changes no replay). Before, the policy was
+ * the last by index, on whatever PCR.
+ */
+static void test_policy_across_pcrs(void **state)
+{
+	static struct list l;
+	static const char strict[] = "appraise func=BPRM_CHECK\n";
+	static const char permissive[] = "measure func=BPRM_CHECK\n";
+
+	/* one kernel, two different policies on PCRs 10 and 11 */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 11, strict);
+	add_policy(&l, 10, permissive);
+	expect_policy(permissive, "permissive");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_FAIL);
+	assert_false(a.policy_found);
+	assert_true(a.policy_unattributed);
+	assert_int_equal(a.nunattributed, 2);
+	assert_int_equal(count(IMA_FC_POLICY, IMA_NO_INDEX), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+	/* the same text on both PCRs: whichever is last, it is this one */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 11, strict);
+	add_policy(&l, 10, strict);
+	expect_policy(strict, "strict");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 2);
+	done();
+
+	/*
+	 * two kernels: 0 boot, 1 policy (PCR 11), 2 kexec_load, 3
+	 * kexec_execute (counts 3 entries, 2 on PCR 10: at most one PCR 11
+	 * record before the hand-over), 4 boot, 5 policy (PCR 11)
+	 */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 11, strict);
+	add_kexec(&l, "kexec_load", 0, 0, 65536);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_boot(&l);
+	expect_policy(strict, "strict");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_FAIL);
+	assert_true(a.policy_unattributed);	/* entry 1 may be either's */
+	assert_int_equal(a.unattributed[0], 1);
+	done();
+	add_policy(&l, 11, permissive);
+	expect_policy(permissive, "permissive");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 5);
+	assert_int_equal(a.kernel_start, 4);
+	done();
+}
+
 static void test_empty_buffer_is_file(void **state)
 {
 	static struct list l;
@@ -1014,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_kexec_handover),
 		cmocka_unit_test(test_policy_loaded_name),
 		cmocka_unit_test(test_policy_of_last_kernel),
+		cmocka_unit_test(test_policy_across_pcrs),
 		cmocka_unit_test(test_empty_buffer_is_file),
 		cmocka_unit_test(test_violation_attests_nothing),
 		cmocka_unit_test(test_template_renamed),
