@@ -226,30 +226,37 @@ static const char exec_text[] = "kexec_segment_size=8192;ima_binary_runtime_size
  * One round over entries [from, to) of l, quoted after `quoted` entries
  * (PCRs 0-9 zero): the reasons' count; *st moves on success.
  */
+/*
+ * The quoted PCRs after the first `quoted` entries of l (PCRs 0-9 zero):
+ * PCR 10 replayed again from the bytes, with OpenSSL
+ */
+static void quoted_pcrs(const struct list *l, int quoted,
+			struct ima_pcr_values *q)
+{
+	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
+	int i;
+
+	memset(q, 0, sizeof(*q));
+	q->have[IMA_BANK_SHA1] = q->have[IMA_BANK_SHA256] = 0x7ff;
+	for (i = 0; i < quoted; i++) {
+		size_t s = i ? l->end[i - 1] : 0;
+		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
+		size_t dstart = s + 4 + 20 + 4 + tl + 4;
+
+		extend(EVP_sha1(), l->b + dstart, l->end[i] - dstart, pcr1);
+		extend(EVP_sha256(), l->b + dstart, l->end[i] - dstart, pcr256);
+	}
+	memcpy(q->val[IMA_BANK_SHA1][10], pcr1, 20);
+	memcpy(q->val[IMA_BANK_SHA256][10], pcr256, 32);
+}
+
 static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 		      const struct list *l, int from, int to, int quoted)
 {
 	static struct ima_pcr_values q;
-	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
 	size_t start = from ? l->end[from - 1] : 0;
-	int i;
 
-	/* PCR 10 after the quoted entries: replayed again from the bytes */
-	memset(&q, 0, sizeof(q));
-	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	for (i = 0; i < quoted; i++) {
-		size_t s = i ? l->end[i - 1] : 0;
-		size_t dstart = s + 4 + 20 + 4;
-		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
-		struct buf d = { .n = 0 };
-
-		dstart += tl + 4;
-		put(&d, l->b + dstart, l->end[i] - dstart);
-		extend(EVP_sha1(), d.b, d.n, pcr1);
-		extend(EVP_sha256(), d.b, d.n, pcr256);
-	}
-	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
-	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	quoted_pcrs(l, quoted, &q);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l->b + start;
@@ -388,23 +395,11 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 {
 	static struct ima_keyring kr;
 	static struct ima_pcr_values q;
-	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
 	struct ima_verifier *v = ima_verifier_new(&kr);
-	int i, ret;
+	int ret;
 
 	assert_non_null(v);
-	memset(&q, 0, sizeof(q));
-	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	for (i = 0; i < to; i++) {
-		size_t s = i ? l->end[i - 1] : 0;
-		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
-		size_t dstart = s + 4 + 20 + 4 + tl + 4;
-
-		extend(EVP_sha1(), l->b + dstart, l->end[i] - dstart, pcr1);
-		extend(EVP_sha256(), l->b + dstart, l->end[i] - dstart, pcr256);
-	}
-	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
-	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	quoted_pcrs(l, to, &q);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l->b;
@@ -477,22 +472,33 @@ static void test_file_equal_to_its_signature(void **state)
  * measures nothing) passed without --key. The record is a buffer by its
  * data, whatever its name: refused.
  */
+/* kexec_execute's data (d-ng, n-ng, buf, then `empty` empty fields, as
+ * the kernel fills a custom template's file fields for a buffer) under
+ * template name tmpl */
+static void add_exec_as(struct list *l, const char *tmpl, int empty)
+{
+	struct buf d = { .n = 0 };
+	unsigned char dig[32];
+	unsigned int n;
+
+	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
+	dng_nng(&d, dig, "kexec_execute");
+	le32(&d, (uint32_t)strlen(exec_text));
+	put(&d, exec_text, strlen(exec_text));
+	while (empty--)
+		le32(&d, 0);
+	add(l, tmpl, &d);
+}
+
 static void test_kexec_execute_renamed(void **state)
 {
 	struct att_poll_state st = { 0 };
 	struct att_poll_round r;
 	struct list l = { .n = 0 };
-	struct buf d = { .n = 0 };
-	unsigned char dig[32];
-	unsigned int n;
 
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
-	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
-	dng_nng(&d, dig, "kexec_execute");
-	le32(&d, (uint32_t)strlen(exec_text));
-	put(&d, exec_text, strlen(exec_text));
-	add(&l, "ima-sig", &d);
+	add_exec_as(&l, "ima-sig", 0);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
@@ -542,18 +548,10 @@ static void test_kexec_execute_custom_fields(void **state)
 	struct att_poll_state st = { 0 };
 	struct att_poll_round r;
 	struct list l = { .n = 0 };
-	struct buf d = { .n = 0 };
-	unsigned char dig[32];
-	unsigned int n;
 
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
-	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
-	dng_nng(&d, dig, "kexec_execute");
-	le32(&d, (uint32_t)strlen(exec_text));
-	put(&d, exec_text, strlen(exec_text));
-	le32(&d, 0);
-	add(&l, "d-ng|n-ng|xattrvalues|iuid", &d);
+	add_exec_as(&l, "d-ng|n-ng|xattrvalues|iuid", 1);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
@@ -647,9 +645,8 @@ static int signed_round(const char *algofield, const unsigned char *dig,
 	struct att_poll_state st = { 0 };
 	struct list l = { .n = 0 };
 	struct buf d = { .n = 0 };
-	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
 	struct ima_verifier *v = ima_verifier_new(&ima_kr);
-	int i, ret;
+	int ret;
 
 	add_boot(&l, false);
 	le32(&d, (uint32_t)(strlen(algofield) + 1 + dlen));
@@ -660,18 +657,7 @@ static int signed_round(const char *algofield, const unsigned char *dig,
 	le32(&d, (uint32_t)slen);
 	put(&d, sig, slen);
 	add(&l, "ima-sigv2", &d);
-	memset(&q, 0, sizeof(q));
-	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	for (i = 0; i < 2; i++) {
-		size_t s = i ? l.end[i - 1] : 0;
-		uint32_t tl = l.b[s + 24] | l.b[s + 25] << 8;
-		size_t dstart = s + 4 + 20 + 4 + tl + 4;
-
-		extend(EVP_sha1(), l.b + dstart, l.end[i] - dstart, pcr1);
-		extend(EVP_sha256(), l.b + dstart, l.end[i] - dstart, pcr256);
-	}
-	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
-	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	quoted_pcrs(&l, 2, &q);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l.b;

@@ -241,15 +241,18 @@ def relabel(data, index, name):
 
 
 def write_case(write, name, reason, data, args, exit_, fails=(), has=(),
-               errhas=()):
+               errhas=(), todo=None):
     """A runner case (tests/run-cases.py): NAME.bin, .args and .expect,
-    the expectation written from how the case was built."""
+    the expectation written from how the case was built (todo: a known
+    limitation, why the expectation does not hold yet)."""
     write(name + ".bin", data)
     write(name + ".args", (" ".join(args + [name + ".bin"]) + "\n").encode())
     lines = ["# %s" % reason, "exit %d" % exit_]
     lines += ["fail %s %s" % f for f in sorted(set(fails), key=str)]
     lines += ["stdout-has %s" % h for h in has]
     lines += ["stderr-has %s" % h for h in errhas]
+    if todo:
+        lines.append("todo %s" % todo)
     write(name + ".expect", ("\n".join(lines) + "\n").encode())
 
 
@@ -270,6 +273,6 @@ class Fixtures:
             f.write(data)
 
     def case(self, name, reason, data, args, exit_, fails=(), has=(),
-             errhas=()):
+             errhas=(), todo=None):
         write_case(self.write, name, reason, data, args, exit_, fails, has,
-                   errhas)
+                   errhas, todo)

@@ -331,3 +331,22 @@ case("renaming-file-extra-fields-as-buf",
      relabel(log.bytes(), 1, EVM_SIG.replace("xattrvalues", "buf")),
      quote("renaming-file-extra-fields-as-buf", state(log)) +
      ["--require-signatures"], 1, [(1, "unsigned")])
+
+# the limit of reading by data: a file field that can hold any bytes
+# (xattrvalues; xattrlengths, xattrnames, iuid, igid, imode in their
+# sizes) is, in a custom template where it is the file's only field
+# besides its digest and name, what a buffer field is. An unsigned file
+# whose content equals its one EVM xattr's value, measured under
+# d-ng|n-ng|xattrvalues and renamed d-ng|n-ng|buf, reads as a buffer
+log = Log()
+boot(log)
+log.add("d-ng|n-ng|xattrvalues", [d_ng("sha256", hashlib.sha256(XV).digest()),
+                                   n_ng("/usr/bin/xattrs"), XV])
+case("renaming-file-xattrvalues-as-buf",
+     "an unsigned file whose content equals its only xattr value, measured "
+     "under d-ng|n-ng|xattrvalues, renamed d-ng|n-ng|buf: an unsigned file",
+     relabel(log.bytes(), 1, "d-ng|n-ng|buf"),
+     quote("renaming-file-xattrvalues-as-buf", state(log)) +
+     ["--require-signatures"], 1, [(1, "unsigned")],
+     todo="its data is what a buffer record's is: the template, hashed by "
+     "nothing, is the only difference (README: limits of reading by data)")

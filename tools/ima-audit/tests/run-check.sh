@@ -20,6 +20,7 @@ golden=$here/tests/golden
 n=0
 pass=0
 fail=0
+todo=0
 log=$B/check.log
 : >"$log"
 
@@ -27,6 +28,14 @@ ok() {
 	n=$((n + 1))
 	pass=$((pass + 1))
 	echo "ok $n - $1"
+}
+
+# a known limitation: "not ok N - NAME # TODO REASON", neither a pass nor a
+# failure of the suite
+todo_line() {
+	n=$((n + 1))
+	todo=$((todo + 1))
+	echo "not ok $n - $1"
 }
 
 not_ok() {
@@ -122,6 +131,7 @@ run_cases() {
 	while IFS= read -r line; do
 		case $line in
 		"ok - "*) seen=$((seen + 1)); ok "${line#ok - }" ;;
+		"not ok - "*"# TODO "*) seen=$((seen + 1)); todo_line "${line#not ok - }" ;;
 		"not ok - "*) seen=$((seen + 1)); not_ok "${line#not ok - }" ;;
 		"#"*) echo "$line" ;;
 		esac
@@ -160,5 +170,10 @@ if [ $targets -gt 0 ]; then
 fi
 
 echo "1..$n"
-echo "$pass passed, $fail failed"
+if [ $todo -gt 0 ]; then
+	echo "# $todo known limitation(s), reported as not ok # TODO (neither passed nor failed)"
+	echo "$pass passed, $fail failed, $todo TODO"
+else
+	echo "$pass passed, $fail failed"
+fi
 [ $fail = 0 ]

@@ -224,9 +224,21 @@ static void test_signature_type(void **state)
 	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
 	struct ima_keyring kr = { 0 };
 	struct ima_verifier *v;
+	static const struct {
+		int dtype;
+		bool verity;	/* the type 6 signature, else type 3 */
+		int rc;
+	} want[] = {
+		{ IMA_DT_IMA, false, IMA_SIG_OK },
+		{ IMA_DT_NONE, false, IMA_SIG_OK },
+		{ IMA_DT_VERITY, false, IMA_SIG_TYPE_MISMATCH },
+		{ IMA_DT_VERITY, true, IMA_SIG_OK },
+		{ IMA_DT_NONE, true, IMA_SIG_OK },
+		{ IMA_DT_IMA, true, IMA_SIG_TYPE_MISMATCH },
+	};
 	struct ima_sig_hdr h3, h6;
 	uint8_t digest[32], id[34], idd[32], sig3[600], sig6[600];
-	size_t len3, len6;
+	size_t len3, len6, i;
 
 	memset(digest, 0x6b, sizeof(digest));
 	load(&kr, rsa.pem);
@@ -243,18 +255,11 @@ static void test_signature_type(void **state)
 	sig6[1] = 3;
 	assert_int_equal(ima_sig_parse(sig3, (uint32_t)len3, &h3), IMA_SIG_OK);
 	assert_int_equal(ima_sig_parse(sig6, (uint32_t)len6, &h6), IMA_SIG_OK);
-	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_IMA, digest, 32, &h3),
-			 IMA_SIG_OK);
-	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_NONE, digest, 32, &h3),
-			 IMA_SIG_OK);
-	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_VERITY, digest, 32, &h3),
-			 IMA_SIG_TYPE_MISMATCH);
-	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_VERITY, digest, 32, &h6),
-			 IMA_SIG_OK);
-	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_NONE, digest, 32, &h6),
-			 IMA_SIG_OK);
-	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_IMA, digest, 32, &h6),
-			 IMA_SIG_TYPE_MISMATCH);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (ima_verify_sig(v, sha256, want[i].dtype, digest, 32,
+				   want[i].verity ? &h6 : &h3) != want[i].rc)
+			fail_msg("type %d signature over digest type %d: not %d",
+				 want[i].verity ? 6 : 3, want[i].dtype, want[i].rc);
 	/* a type 6 signature is not one over the digest itself */
 	memcpy(sig3, sig6, len6);
 	sig3[0] = 3;
