@@ -74,3 +74,23 @@ listed("output-path-newline",
        "unsigned under --require-signatures: its path is escaped",
        ["ima-ng"], ["--require-signatures"], [(1, "unsigned")],
        path="/tmp/x\n" + FAKE)
+
+# what a list can make the audit keep and print: 150 unsigned files with
+# 600-byte paths under --require-signatures; every failure counted, the
+# first 100 listed (their paths cut to 256 bytes, the length shown), the
+# other 50 reported as not listed
+log = Log()
+log.add("ima-ng", [d_ng("sha256", AGG), n_ng("boot_aggregate")])
+for i in range(150):
+    p = "/usr/lib/%03d/" % i + "p" * 587
+    log.add("ima-ng", [d_ng("sha256", hashlib.sha256(p.encode()).digest()),
+                       n_ng(p)])
+write("output-many-failures.pcrs", imalog.pcr_lines(log, BOOT).encode())
+case("output-many-failures",
+     "150 unsigned files with 600-byte paths: all 150 failures counted, "
+     "the first 100 listed with their paths cut, the rest reported per "
+     "class", log.bytes(), ["--pcrs", "output-many-failures.pcrs",
+                            "--require-signatures"], 1,
+     [(i, "unsigned") for i in range(1, 101)],
+     has=["FAIL: ... 50 more unsigned failures not listed",
+          "...(600 bytes): "])
