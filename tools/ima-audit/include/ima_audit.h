@@ -121,6 +121,10 @@ struct ima_audit {
 	/* input */
 	uint64_t bytes;
 	enum ima_byte_order order;
+	enum ima_list_format format;
+	const struct ima_hash_algo *list_alg;	/* of the template digests */
+	int list_bank;				/* its bank */
+	uint64_t ascii_bytes, ascii_lines;	/* ASCII input as read */
 	bool malformed, io_error;
 	uint64_t error_offset;
 	char error[200];

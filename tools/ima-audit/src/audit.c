@@ -54,7 +54,7 @@ struct hq_item {		/* followed by len bytes, padded to 8 */
 	uint32_t pcr;
 	uint32_t len;
 	uint32_t violation;
-	uint8_t digest[20];	/* sha1 template digest as logged */
+	uint8_t digest[IMA_MAX_DIGEST];	/* template digest as logged */
 };
 
 struct hashq {
@@ -69,6 +69,7 @@ struct hashq {
 	size_t bufsz;		/* bytes per buffer */
 	bool done;
 	uint32_t banks;
+	int list_bank;		/* the bank whose digest the list logs */
 	struct ima_replay replay;
 };
 
@@ -85,8 +86,8 @@ static void hq_extend(struct hashq *q, const struct hq_item *it,
 			continue;
 		if (it->violation)
 			memset(digests[b], 0xff, alg->size);
-		else if (b == IMA_BANK_SHA1)
-			memcpy(digests[b], it->digest, 20);
+		else if (b == q->list_bank)
+			memcpy(digests[b], it->digest, alg->size);
 		else
 			ima_digest(alg, data, it->len, digests[b]);
 	}
@@ -202,7 +203,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 	size_t size = hq_item_size(len);
 	int i;
 
-	memcpy(it.digest, rec->digest, 20);
+	memcpy(it.digest, rec->digest, rec->digest_len);
 	if (size > q->bufsz) {
 		/* a huge entry: let the worker drain, then extend here */
 		hq_flush(q);
@@ -780,8 +781,8 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 		/* violations invalidate the PCR: 0xff.. is extended */
 		if (violation)
 			memset(digests[b], 0xff, alg->size);
-		else if (b == IMA_BANK_SHA1)
-			memcpy(digests[b], rec->digest, 20);
+		else if (b == a->list_bank)
+			memcpy(digests[b], rec->digest, alg->size);
 		else
 			ima_digest(alg, data, len, digests[b]);
 	}
@@ -977,7 +978,13 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 			const struct entry_info *e, const struct ima_field *buf,
 			bool execute)
 {
-	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE;
+	/*
+	 * the kernel counts the list it hands over, always the sha1 one
+	 * (ima_dump_measurement_list): a per-bank list's records are longer
+	 * by their digests' extra bytes
+	 */
+	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE -
+			      rec->index * (rec->digest_len - IMA_SHA1_LEN);
 	struct ima_handover *h = NULL;
 	const char *why;
 	bool ok = true;
@@ -1461,7 +1468,7 @@ static void add_kernel_start(struct ima_audit *a,
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 {
 	uint8_t legacy[20 + IMA_LEGACY_NAME_MAX + 1];
-	uint8_t sha1[20];
+	uint8_t tdig[IMA_MAX_DIGEST];
 	struct entry_info e = { 0 };
 	const uint8_t *data;
 	bool fields_ok = false, pending, is_boot;
@@ -1470,7 +1477,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 
 	a->entries++;
 	count_template(a, rec->name);
-	e.violation = all_zero(rec->digest, 20);
+	e.violation = all_zero(rec->digest, rec->digest_len);
 	if (rec->tmpl.known) {
 		fields_ok = get_fields(a, rec, &e);
 	} else {
@@ -1486,8 +1493,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->violations++;
 	} else {
 		a->tmpl_checked++;
-		ima_digest(ima_bank_algo(IMA_BANK_SHA1), data, len, sha1);
-		if (memcmp(sha1, rec->digest, 20)) {
+		ima_digest(a->list_alg, data, len, tdig);
+		if (memcmp(tdig, rec->digest, rec->digest_len)) {
 			a->tmpl_failed++;
 			ima_audit_failc(a, rec->index, rec->offset,
 				       IMA_FC_TEMPLATE_HASH, e.path, e.plen,
@@ -1738,7 +1745,20 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		pool_done(a);	/* no job outlives the run */
 		return;
 	}
-	for (;;) {
+	/*
+	 * The list's template digests: sha1, or a per-bank list's bank
+	 * (given, or an ASCII list's digest length); that bank extends them
+	 * as logged, the others hash the template data.
+	 */
+	rc = ima_reader_start(r);
+	a->format = r->format;
+	a->list_alg = r->digest_alg ? r->digest_alg :
+		      ima_bank_algo(IMA_BANK_SHA1);
+	a->list_bank = ima_bank_by_name(a->list_alg->name,
+					strlen(a->list_alg->name));
+	if (a->hashq)
+		a->hashq->list_bank = a->list_bank;
+	while (rc == IMA_READ_RECORD) {
 		rc = ima_reader_next(r, rec);
 		if (rc != IMA_READ_RECORD)
 			break;
@@ -1747,6 +1767,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	}
 	a->bytes = r->buf_pos;
 	a->order = r->order;
+	a->ascii_bytes = ima_reader_ascii_bytes(r);
+	a->ascii_lines = ima_reader_ascii_lines(r);
 	if (rc == IMA_READ_MALFORMED) {
 		a->malformed = true;
 		a->error_offset = r->err_offset;

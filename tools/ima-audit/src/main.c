@@ -54,7 +54,13 @@ static const char usage_text[] =
 "  --show-policy         print the policy recorded in the list and exit\n"
 "  --expect-policy FILE  fail unless the recorded policy equals FILE\n"
 "Input and output:\n"
-"  --byte-order auto|little|big   byte order of the list (default auto)\n"
+"  --format auto|binary|ascii   binary_runtime_measurements or the kernel's\n"
+"                        ASCII form of it (default: told by the first byte)\n"
+"  --list-bank ALG       a per-bank list (binary_runtime_measurements_ALG,\n"
+"                        Linux 6.10+): template digests of bank ALG (default:\n"
+"                        from the file name, an ASCII list's digest length, sha1)\n"
+"  --byte-order auto|little|big   byte order of the list (default auto; an\n"
+"                        ASCII list is read as little unless 'big' is given)\n"
 "  --max-size BYTES      refuse logs larger than this (default 1 GiB)\n"
 "  --max-entry BYTES     refuse template data larger than this (16 MiB)\n"
 "  --json                one JSON object on stdout instead of the summary\n"
@@ -73,7 +79,7 @@ enum {
 	OPT_EXPECT_POLICY, OPT_BYTE_ORDER, OPT_MAX_SIZE, OPT_MAX_ENTRY,
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
-	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1,
+	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
 };
 
 static const struct option options[] = {
@@ -102,6 +108,8 @@ static const struct option options[] = {
 	{ "allow-unverified-boot", no_argument, NULL,
 	  OPT_ALLOW_UNVERIFIED_BOOT },
 	{ "allow-sha1", no_argument, NULL, OPT_ALLOW_SHA1 },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "list-bank", required_argument, NULL, OPT_LIST_BANK },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -323,6 +331,25 @@ static int load_pcrs(struct ima_audit_opts *opts, const char *arg)
 	return IMA_EXIT_OK;
 }
 
+/* The bank of a per-bank list, from its file name and --list-bank. */
+static int list_bank(struct ima_reader_opts *ro, const char *log)
+{
+	const struct ima_hash_algo *named = NULL;
+	char err[512];
+
+	if (ima_list_name_bank(log, &named, err, sizeof(err)))
+		return usage_error("%s", err);
+	if (named && ro->digest_alg && named != ro->digest_alg) {
+		snprintf(err, sizeof(err),
+			 "--list-bank %s, but %s is the name of the %s bank's list",
+			 ro->digest_alg->name, log, named->name);
+		return usage_error("%s", err);
+	}
+	if (named)
+		ro->digest_alg = named;
+	return IMA_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ima_audit_opts opts;
@@ -467,6 +494,28 @@ int main(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "auto")) {
+				opts.reader.format = IMA_FMT_AUTO;
+			} else if (!strcmp(optarg, "binary")) {
+				opts.reader.format = IMA_FMT_BINARY;
+			} else if (!strcmp(optarg, "ascii")) {
+				opts.reader.format = IMA_FMT_ASCII;
+			} else {
+				rc = usage_error("bad --format '%s': auto, binary or ascii",
+						 optarg);
+				goto out;
+			}
+			break;
+		case OPT_LIST_BANK:
+			n = (unsigned long long)ima_bank_by_name(optarg, strlen(optarg));
+			if (n >= IMA_NR_BANKS) {
+				rc = usage_error("bad --list-bank '%s': sha1, sha256, sha384 or sha512",
+						 optarg);
+				goto out;
+			}
+			opts.reader.digest_alg = ima_bank_algo((int)n);
+			break;
 		case OPT_QUOTE:
 			qa.msg = optarg;
 			break;
@@ -505,6 +554,9 @@ int main(int argc, char **argv)
 		rc = usage_error("unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	rc = list_bank(&opts.reader, log);
+	if (rc != IMA_EXIT_OK)
+		goto out;
 
 	quote = qa.msg || qa.sig || qa.ak || qa.pcrs || nonce_given;
 	if (quote && (!qa.msg || !qa.sig || !qa.ak || !nonce_given)) {

@@ -279,13 +279,27 @@ static void text_binding(const struct ima_audit *a, FILE *out)
 			a->uncovered_allowed);
 }
 
+/* an ASCII list, a per-bank list: said on the input line */
+static void text_input_form(const struct ima_audit *a, FILE *out)
+{
+	if (a->list_alg && a->list_bank != IMA_BANK_SHA1)
+		fprintf(out, "; template digests %s (the per-bank list of the %s bank)",
+			a->list_alg->name, a->list_alg->name);
+	if (a->format == IMA_FMT_ASCII)
+		fprintf(out,
+			"; read from an ASCII list of %" PRIu64 " lines, %" PRIu64 " bytes (@ offsets are the binary list's)",
+			a->ascii_lines, a->ascii_bytes);
+	fputc('\n', out);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
 
-	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s\n",
+	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s",
 		a->opts->input_name ? a->opts->input_name : "-", a->bytes,
 		order_name(a->order));
+	text_input_form(a, out);
 	fprintf(out, "entries:        %" PRIu64, a->entries);
 	for (i = 0; i < a->ntemplates; i++)
 		fprintf(out, "%s%s %" PRIu64, i ? ", " : " (",
@@ -406,8 +420,14 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	size_t i;
 	int t;
 
-	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\"},",
-		a->bytes, order_name(a->order));
+	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
+		a->bytes, order_name(a->order),
+		a->format == IMA_FMT_ASCII ? "ascii" : "binary",
+		a->list_alg ? a->list_alg->name : "sha1");
+	if (a->format == IMA_FMT_ASCII)
+		fprintf(out, ",\"ascii_lines\":%" PRIu64 ",\"ascii_bytes\":%" PRIu64,
+			a->ascii_lines, a->ascii_bytes);
+	fputs("},", out);
 	fprintf(out, "\"entries\":%" PRIu64 ",\"templates\":{", a->entries);
 	for (t = 0; t < a->ntemplates; t++) {
 		fputs(t ? "," : "", out);

@@ -301,9 +301,16 @@ static void test_pcr_and_order_detection(void **state)
 	uint8_t junk[40];
 	size_t first;
 
-	memset(junk, 0x41, sizeof(junk));
+	/* below 0x20 the first byte is a PCR index's: binary */
+	memset(junk, 0x11, sizeof(junk));
 	put(&b, junk, sizeof(junk));
 	expect_malformed(&b, NULL, 0, "cannot detect byte order");
+	/* text is read as the ASCII list, and refused as one */
+	memset(junk, 0x41, sizeof(junk));
+	b.n = 0;
+	put(&b, junk, sizeof(junk));
+	put(&b, "\n", 1);
+	expect_malformed(&b, NULL, 0, "line 1: not a measurement line");
 
 	b.n = 0;
 	add_ng(&b, 10, "/a");
