@@ -36,8 +36,10 @@
  *	the wire); the reply's verb and each of its fields into DIR/<key>.
  *
  *   ima-attest eventlog LOG
- *	Parse and replay a firmware event log; print every bank's value of
- *	every PCR the log extends ("sha256:N HEX"), for cross-checks.
+ *	Parse and replay a firmware event log (crypto agile, or the SHA1
+ *	format of TCG 1.2); print every bank's value of every PCR the log
+ *	extends ("sha256:N HEX"), for cross-checks, and on stderr its format
+ *	and banks (a SHA1 log attests the sha1 bank only).
  *
  * Results on stdout, diagnostics on stderr. Exit status: 0 proven, 1 refused
  * (reasons printed), 2 usage or I/O error.
@@ -500,7 +502,7 @@ static int cmd_verify(int argc, char **argv)
 	struct ima_pcr_values rv;
 	char err[256], path[4096], hx[65];
 	struct att_evlog *ev = NULL;
-	int opt, rc = 2, nlen, i, st;
+	int opt, rc = 2, nlen, i, st, def;
 	bool quote_ok = false;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -572,9 +574,11 @@ static int cmd_verify(int argc, char **argv)
 		att_reason(&rs, "firmware event log does not parse: %s (record at byte %llu)",
 			   err, (unsigned long long)ev->err_offset);
 	} else {
-		printf("firmware event log: %u events, banks", ev->events);
+		printf("firmware event log: %s%u events, banks",
+		       ev->sha1_log ? "SHA1 (TCG 1.2) format, only sha1 attested, " : "",
+		       ev->events);
 		for (i = 0; i < ev->nbanks; i++)
-			printf(" %s", ima_bank_name(ev->bank[i]));
+			printf(" %s", att_evlog_bank_name(ev, i, hx, sizeof(hx)));
 		printf(", PCRs extended 0x%06x\n", ev->touched);
 		if (!quote_ok) {
 			att_reason(&rs, "firmware event log not compared: the quote is not trusted");
@@ -588,10 +592,13 @@ static int cmd_verify(int argc, char **argv)
 				printf("boot_aggregate from the replayed PCRs 0-9: sha256:%s\n", hx);
 				if (listf && list_aggregate(listf, want, err, sizeof(err)))
 					att_reason(&rs, "boot_aggregate: %s", err);
-				else if (listf && memcmp(agg, want, 32))
+				else if (listf && (def = ima_boot_aggregate_match(&rv, IMA_BANK_SHA256,
+										  want, 32)) <= IMA_BOOT_DEF_NONE)
 					att_reason(&rs, "boot_aggregate of the list is not the one derived from the firmware log");
 				else if (listf)
-					printf("boot_aggregate: matches the list's first entry\n");
+					printf("boot_aggregate: matches the list's first entry%s\n",
+					       def == IMA_BOOT_DEF_PRE_5_8 ?
+					       ", by the definition before Linux 5.8 (PCRs 0-7 only: PCRs 8-9 are not in it)" : "");
 			}
 		}
 	}
@@ -823,6 +830,28 @@ out:
 	return rc;
 }
 
+/*
+ * What the log can attest, on stderr (stdout holds only the values, which
+ * scripts compare with tpm2_eventlog's)
+ */
+static void print_evlog_format(const char *path, const struct att_evlog *ev)
+{
+	char name[32];
+	int j;
+
+	if (ev->sha1_log) {
+		fprintf(stderr, "ima-attest: %s: SHA1 (TCG 1.2) format, %u events: only the sha1 bank is attested\n",
+			path, ev->events);
+		return;
+	}
+	fprintf(stderr, "ima-attest: %s: crypto agile, %u events, banks", path,
+		ev->events);
+	for (j = 0; j < ev->nbanks; j++)
+		fprintf(stderr, " %s", att_evlog_bank_name(ev, j, name,
+							    sizeof(name)));
+	fputc('\n', stderr);
+}
+
 static int cmd_eventlog(int argc, char **argv)
 {
 	struct att_evlog *ev = calloc(1, sizeof(*ev));
@@ -844,9 +873,10 @@ static int cmd_eventlog(int argc, char **argv)
 		       err, (unsigned long long)ev->err_offset);
 		goto out;
 	}
+	print_evlog_format(argv[1], ev);
 	for (j = 0; j < ev->nbanks; j++)
 		for (i = 0; i < ATT_EV_PCRS; i++) {
-			if (!(ev->touched & (1u << i)))
+			if (!(ev->touched & (1u << i)) || ev->bank[j] < 0)
 				continue;
 			ima_bin2hex(ev->pcr[j][i], ev->size[j], hx);
 			printf("%s:%d %s\n", ima_bank_name(ev->bank[j]), i, hx);

@@ -145,6 +145,7 @@ struct ima_audit {
 	char boot_algo[16];
 	uint8_t boot_digest[IMA_MAX_DIGEST];
 	unsigned int boot_len;
+	bool boot_pre_5_8;	/* matched PCRs 0-7 of a bank not sha1 */
 
 	struct ima_sig_counts sig;
 

@@ -870,8 +870,7 @@ static void check_boot_aggregate(struct ima_audit *a,
 				 const struct ima_record *rec,
 				 const struct entry_info *e)
 {
-	uint8_t want[IMA_MAX_DIGEST];
-	int bank;
+	int bank, def;
 
 	if (!e->alg) {
 		a->boot = IMA_BOOT_BAD_FIELD;
@@ -898,14 +897,19 @@ static void check_boot_aggregate(struct ima_audit *a,
 				"no PCR bank for its digest algorithm");
 		return;
 	}
-	if (ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
+	def = ima_boot_aggregate_match(&a->opts->pcrs, bank, e->digest,
+				       e->dlen);
+	if (def == IMA_BOOT_DEF_MISSING) {
 		a->boot = IMA_BOOT_NOT_CHECKED;
 		boot_unverified(a, rec, e, bank == IMA_BANK_SHA1 ?
 				"the quote lacks sha1 PCRs 0-7" :
 				"the quote lacks the bank's PCRs 0-9");
 		return;
 	}
-	if (!memcmp(want, e->digest, e->dlen)) {
+	if (def != IMA_BOOT_DEF_NONE) {
+		/* the definition before 5.8 is named in the report */
+		if (def == IMA_BOOT_DEF_PRE_5_8)
+			a->boot_pre_5_8 = true;
 		a->boot = IMA_BOOT_MATCH;
 		return;
 	}

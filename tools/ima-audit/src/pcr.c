@@ -249,12 +249,12 @@ int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,
 	return count;
 }
 
-int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
+static int aggregate_n(const struct ima_pcr_values *v, int bank, int n,
 		       uint8_t *out)
 {
 	const struct ima_hash_algo *alg = ima_bank_algo(bank);
 	uint8_t buf[10 * IMA_MAX_DIGEST];
-	int n = bank == IMA_BANK_SHA1 ? 8 : 10, i;
+	int i;
 
 	for (i = 0; i < n; i++) {
 		if (!(v->have[bank] & (1u << i)))
@@ -262,6 +262,31 @@ int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
 		memcpy(buf + i * alg->size, v->val[bank][i], alg->size);
 	}
 	return ima_digest(alg, buf, (size_t)n * alg->size, out);
+}
+
+/* PCRs 0-7 for sha1, 0-9 for the other banks: since 5.8 */
+int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
+		       uint8_t *out)
+{
+	return aggregate_n(v, bank, bank == IMA_BANK_SHA1 ? 8 : 10, out);
+}
+
+int ima_boot_aggregate_match(const struct ima_pcr_values *v, int bank,
+			     const uint8_t *digest, size_t len)
+{
+	const struct ima_hash_algo *alg = ima_bank_algo(bank);
+	uint8_t want[IMA_MAX_DIGEST];
+	int rc;
+
+	if (len != alg->size)
+		return IMA_BOOT_DEF_NONE;
+	rc = ima_boot_aggregate(v, bank, want);
+	if (!rc && !memcmp(want, digest, len))
+		return IMA_BOOT_DEF_CURRENT;
+	if (bank != IMA_BANK_SHA1 && !aggregate_n(v, bank, 8, want) &&
+	    !memcmp(want, digest, len))
+		return IMA_BOOT_DEF_PRE_5_8;
+	return rc ? IMA_BOOT_DEF_MISSING : IMA_BOOT_DEF_NONE;
 }
 
 int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,

@@ -313,6 +313,9 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	fprintf(out, "boot_aggregate: %s", boot_status[a->boot]);
 	if (a->boot != IMA_BOOT_ABSENT && a->boot_len)
 		fprintf(out, " (%s)", a->boot_algo);
+	if (a->boot_pre_5_8)
+		fputs("; the definition before Linux 5.8: PCRs 0-7 only, PCRs 8-9 are not in it",
+		      out);
 	fputc('\n', out);
 	text_kexec(a, out);
 	text_binding(a, out);
@@ -451,6 +454,8 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		hex(out, a->boot_digest, a->boot_len);
 		fputc('"', out);
 	}
+	if (a->boot_pre_5_8)
+		fputs(",\"definition\":\"pre-5.8: PCRs 0-7\"", out);
 	fputs("},", out);
 	json_kexec(a, out);
 	json_pcrs(a, out);
