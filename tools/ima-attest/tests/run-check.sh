@@ -55,6 +55,19 @@ if [ "$got" = "$(sort "$here/tests/data/seabios-q35.pcrs")" ]; then
 else
 	not_ok "ima-attest eventlog on the SeaBIOS log" "$(echo "$got" | head -n 3 | tr '\n' ' ')"
 fi
+# firmware logs from public test suites against what their sources ship
+# (tests/public/SOURCES; written by ../ima-audit/gen/mkpublic.py)
+"${PYTHON:-python3}" "$here/tests/run-public.py" "$B/asan/ima-attest" \
+	"$here/tests/public" >"$B/public.out" 2>&1
+seen=0
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) seen=$((seen + 1)); ok "${line#ok - }" ;;
+	"not ok - "*) seen=$((seen + 1)); not_ok "${line#not ok - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$B/public.out"
+[ $seen -gt 0 ] || not_ok "public: no log ran" "$(tail -n 3 "$B/public.out")"
 rc=0
 "$B/asan/ima-attest" eventlog /dev/null >/dev/null 2>&1 || rc=$?
 if [ $rc = 1 ]; then ok "ima-attest eventlog on an empty log: exit 1"; else not_ok "ima-attest eventlog on an empty log" "exit $rc, want 1"; fi
