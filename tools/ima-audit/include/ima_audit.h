@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
 #include "ima_pcr.h"
@@ -69,6 +70,12 @@ struct ima_audit_opts {
 	bool allow_unverified_boot;	/* with a quote: waive boot_aggregate */
 	bool allow_sha1;		/* sha1 values bind too (waiver) */
 	const struct ima_quote_check *quote;	/* verified quote, or NULL */
+	/*
+	 * --ca: keys from the list's .ima records, chained to the CA, verify
+	 * signatures whose key id no --key has; each counts only if its
+	 * record is bound and covered (ima_listkeys.h). NULL: not used.
+	 */
+	struct ima_listkeys *listkeys;
 };
 
 enum ima_fail_kind {

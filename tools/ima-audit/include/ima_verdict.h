@@ -38,6 +38,9 @@ enum ima_fail_class {
 	IMA_FC_QUOTE_PCR_DIGEST,
 	IMA_FC_QUOTE_UNATTESTED,	/* the quote failed: nothing bound */
 	IMA_FC_KEXEC,			/* an ima_kexec record or hand-over */
+	IMA_FC_LIST_KEY,		/* a .ima key of the list (--ca)
+					 * refused, or one not attested that
+					 * a signature relies on */
 	IMA_FC_COUNT,
 };
 

@@ -282,6 +282,7 @@ static const char *const class_names[IMA_FC_COUNT] = {
 	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
 	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
 	[IMA_FC_KEXEC] = "kexec-handover",
+	[IMA_FC_LIST_KEY] = "list-key",
 };
 
 const char *ima_fail_class_name(int cls)
@@ -304,6 +305,7 @@ static int class_kind(int cls)
 	case IMA_FC_SIG_MALFORMED:
 	case IMA_FC_SIG_UNSUPPORTED:
 	case IMA_FC_UNSIGNED:
+	case IMA_FC_LIST_KEY:
 		return IMA_FK_SIG;
 	case IMA_FC_MANIFEST_PATH:
 	case IMA_FC_MANIFEST_DIGEST:
@@ -431,7 +433,8 @@ static bool cache_key(const struct sig_job *j, uint8_t *key)
 	return n;
 }
 
-static void report_sig(struct sig_job *j, int rc, bool cached)
+static void report_result(struct sig_job *j, int rc, bool cached,
+			  const char *path, size_t plen)
 {
 	struct ima_audit *a = j->a;
 	bool modsig = j->kind == JOB_MODSIG;
@@ -458,53 +461,65 @@ static void report_sig(struct sig_job *j, int rc, bool cached)
 		break;
 	case IMA_SIG_BAD:
 		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
-				       j->plen, "modsig: bad signature");
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
+				       plen, "modsig: bad signature");
 		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
+				       plen,
 				       "bad signature (key id %08x)",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_UNKNOWN_KEY:
 		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
+				       plen,
 				       "modsig: signer certificate not among the keys");
 		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
-				       j->plen, "unknown key id %08x",
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
+				       plen, "unknown key id %08x",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_ALGO_MISMATCH:
 		if (modsig) {
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
+				       plen,
 				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
 				       j->alg->name);
 		} else {
 			const struct ima_hash_algo *h =
 				ima_hash_by_id(j->hdr.hash_algo);
 
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
+				       plen,
 				       "signature hash %s does not match d-ng %s",
 				       h ? h->name : "unknown", j->alg->name);
 		}
 		break;
 	case IMA_SIG_MALFORMED:
 		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_MALFORMED, j->path, j->plen,
+				IMA_FC_SIG_MALFORMED, path, plen,
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
 	default:
 		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
+				IMA_FC_SIG_UNSUPPORTED, path, plen,
 			       "%s: unsupported algorithm or key type (%s)",
 			       what, j->alg->name);
 		break;
 	}
+}
+
+static void report_sig(struct sig_job *j, int rc, bool cached)
+{
+	report_result(j, rc, cached, j->path, j->plen);
+}
+
+/* A result checked on the main thread (a key from the list). */
+static void report_sig_at(struct sig_job *j, int rc, const char *path,
+			  size_t plen)
+{
+	report_result(j, rc, false, path, plen);
 }
 
 static void run_job(void *arg, void *state)
@@ -1052,6 +1067,22 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 
 static bool policy_name(const char *p, size_t n);
 
+/* A key the kernel put on .ima (KEY_CHECK), offered to --ca's chain. */
+static void list_key(struct ima_audit *a, const struct ima_record *rec,
+		     const struct entry_info *e, const struct ima_field *buf)
+{
+	char why[256];
+	int rc = ima_listkeys_add(a->opts->listkeys, buf->data, buf->len,
+				  rec->index, rec->offset, rec->pcr, why,
+				  sizeof(why));
+
+	if (rc == -2)
+		a->oom = true;
+	else if (rc)
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_LIST_KEY,
+				e->path, e->plen, "key refused: %s", why);
+}
+
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		      const struct entry_info *e, const struct ima_field *buf)
 {
@@ -1073,6 +1104,9 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 			ima_audit_failc(a, rec->index, rec->offset,
 					IMA_FC_BUF_DIGEST, e->path, e->plen,
 				       "buffer digest does not match d-ng");
+		} else if (a->opts->listkeys && e->plen == 4 &&
+			   !memcmp(e->path, ".ima", 4)) {
+			list_key(a, rec, e, buf);
 		}
 	}
 	/*
@@ -1114,6 +1148,37 @@ static bool covered(const struct ima_audit *a, uint32_t pcr, uint64_t index)
 	return (a->bound & (1u << pcr)) && rp->cover_ok[pcr] &&
 	       rp->cover_index[pcr] >= 0 &&
 	       index <= (uint64_t)rp->cover_index[pcr];
+}
+
+/*
+ * --ca: a key from the list vouches for the signatures it verified only
+ * if its own record is attested (bound and covered); with a waiver
+ * (--ignore-pcr, --allow-uncovered) the record passes, but nothing
+ * attests the key.
+ */
+static void check_list_keys(struct ima_audit *a)
+{
+	struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	if (!lk)
+		return;
+	if (lk->oom)
+		a->oom = true;
+	for (i = 0; i < lk->nuses; i++) {
+		const struct ima_listkey_use *u = &lk->uses[i];
+		const struct ima_listkey *k = &lk->keys[u->key];
+
+		if (covered(a, k->pcr, k->index))
+			continue;
+		ima_audit_failc(a, u->index, u->offset, IMA_FC_LIST_KEY,
+				u->path, u->path ? strlen(u->path) : 0,
+				"verified only with the .ima key of entry %llu (key id %08x), which is not attested: %s",
+				(unsigned long long)k->index, k->keyid,
+				(a->bound & (1u << k->pcr)) ?
+				"after the covered prefix of its PCR" :
+				"its PCR is not bound");
+	}
 }
 
 /*
@@ -1239,6 +1304,39 @@ static void fail_broken_digest(struct ima_audit *a,
 			modsig ? "modsig: " : "", alg->name);
 }
 
+/*
+ * A signature (v2 header h, or a modsig's PKCS#7) whose key the list's
+ * .ima records gave: checked here, on the main thread, with the keys
+ * seen before it (the kernel appraises with the keys its keyring held).
+ * False when no such key is the signer and --key keys may be: the pool
+ * checks it then; without --key it is an unknown key.
+ */
+static bool list_sig(struct ima_audit *a, const struct ima_record *rec,
+		     const struct entry_info *e,
+		     const struct ima_hash_algo *alg, const uint8_t *digest,
+		     uint32_t dlen, const struct ima_sig_hdr *h,
+		     const uint8_t *p7, uint32_t p7len)
+{
+	struct sig_job j = { .a = a, .kind = h ? JOB_V2 : JOB_MODSIG,
+			     .index = rec->index, .offset = rec->offset,
+			     .alg = alg };
+	int rc;
+
+	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, digest, dlen, h,
+				 p7, p7len, rec->index, rec->offset, e->path,
+				 e->plen);
+	if (rc == IMA_SIG_UNKNOWN_KEY && a->pool)
+		return false;
+	if (rc == IMA_SIG_OK && digest_broken(alg)) {
+		fail_broken_digest(a, rec, e, alg, !h);
+		return true;
+	}
+	if (h)
+		j.hdr = *h;
+	report_sig_at(&j, rc, e->path, e->plen);
+	return true;
+}
+
 static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		       const struct entry_info *e)
 {
@@ -1266,6 +1364,10 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 				ima_audit_failc(a, rec->index, rec->offset,
 					       IMA_FC_SIG_MALFORMED, e->path, e->plen,
 					       "malformed signature header");
+		} else if (a->opts->listkeys &&
+			   list_sig(a, rec, e, e->alg, e->digest, e->dlen, &h,
+				    NULL, 0)) {
+			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else if (digest_broken(e->alg)) {
@@ -1297,6 +1399,10 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			ima_audit_failc(a, rec->index, rec->offset,
 					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
+		} else if (a->opts->listkeys &&
+			   list_sig(a, rec, e, alg, d, dlen, NULL, f->data,
+				    f->len)) {
+			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else if (digest_broken(alg)) {
@@ -1548,6 +1654,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 
 		a->kernels++;
 		add_kernel_start(a, rec);
+		if (a->opts->listkeys)	/* its .ima keyring starts empty */
+			ima_listkeys_new_kernel(a->opts->listkeys);
 		if (!pending)
 			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 					e.path, e.plen,
@@ -1793,6 +1901,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);
+		check_list_keys(a);
 		pick_policy(a);
 		check_policy(a);
 	}

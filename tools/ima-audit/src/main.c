@@ -49,6 +49,9 @@ static const char usage_text[] =
 "  --key FILE            certificate (PEM/DER) or public key (repeatable)\n"
 "  --require-signatures  unsigned file measurements are failures\n"
 "  --jobs N              verification threads (default: online CPUs)\n"
+"  --ca FILE             keys from the list: the .ima keys it measured\n"
+"                        (KEY_CHECK) that chain to a certificate in FILE\n"
+"                        verify signatures too, if their records are attested\n"
 "Reference data:\n"
 "  --manifest FILE       '<hex|alg:hex> <path>' lines (sha256sum output)\n"
 "  --show-policy         print the policy recorded in the list and exit\n"
@@ -80,6 +83,7 @@ enum {
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
 	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
+	OPT_CA,
 };
 
 static const struct option options[] = {
@@ -110,6 +114,7 @@ static const struct option options[] = {
 	{ "allow-sha1", no_argument, NULL, OPT_ALLOW_SHA1 },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-bank", required_argument, NULL, OPT_LIST_BANK },
+	{ "ca", required_argument, NULL, OPT_CA },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -354,6 +359,7 @@ int main(int argc, char **argv)
 {
 	static struct ima_audit_opts opts;
 	static struct ima_quote_check qc;
+	static struct ima_listkeys listkeys;
 	struct ima_quote_summary qsum;
 	struct quote_args qa = { 0 };
 	bool quote = false, nonce_given = false;
@@ -425,6 +431,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REQ_SIGS:
 			opts.require_signatures = true;
+			break;
+		case OPT_CA:
+			if (ima_listkeys_load_ca(&listkeys, optarg, err,
+						 sizeof(err))) {
+				rc = usage_error("%s", err);
+				goto out;
+			}
+			opts.listkeys = &listkeys;
 			break;
 		case OPT_REQ_COVER:
 			opts.require_coverage = true;
@@ -642,6 +656,7 @@ out:
 		close(fd);
 	free(policy);
 	ima_keyring_free(&opts.keys);
+	ima_listkeys_free(&listkeys);
 	ima_manifest_free(opts.manifest);
 	return rc;
 }

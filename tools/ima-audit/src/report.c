@@ -292,6 +292,47 @@ static void text_input_form(const struct ima_audit *a, FILE *out)
 	fputc('\n', out);
 }
 
+/* --ca: the .ima keys the list carries (subjects are escaped already) */
+static void text_list_keys(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	if (!lk)
+		return;
+	fprintf(out, "list keys:      %zu .ima key(s) chained to ", lk->n);
+	ima_text_escape(out, lk->ca_file, strlen(lk->ca_file));
+	fprintf(out, ", %zu refused\n", lk->refused);
+	for (i = 0; i < lk->n; i++)
+		fprintf(out, "  entry %" PRIu64 ": key id %08x %s: %" PRIu64 " signature(s) verified\n",
+			lk->keys[i].index, lk->keys[i].keyid,
+			lk->keys[i].subject, lk->keys[i].verified);
+}
+
+static void json_list_keys(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	fputs("\"list_keys\":", out);
+	if (!lk) {
+		fputs("null,", out);
+		return;
+	}
+	fputs("{\"ca\":", out);
+	json_str(out, lk->ca_file, strlen(lk->ca_file));
+	fprintf(out, ",\"refused\":%zu,\"accepted\":[", lk->refused);
+	for (i = 0; i < lk->n; i++) {
+		fprintf(out, "%s{\"entry\":%" PRIu64 ",\"keyid\":\"%08x\",\"subject\":",
+			i ? "," : "", lk->keys[i].index, lk->keys[i].keyid);
+		json_str(out, lk->keys[i].subject,
+			 strlen(lk->keys[i].subject));
+		fprintf(out, ",\"verified\":%" PRIu64 "}",
+			lk->keys[i].verified);
+	}
+	fputs("]},", out);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
@@ -320,7 +361,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	text_kexec(a, out);
 	text_binding(a, out);
 	text_pcrs(a, out);
-	if (a->opts->keys.n)
+	if (a->opts->keys.n || a->opts->listkeys)
 		fprintf(out,
 			"signatures:     %" PRIu64 " verified, %" PRIu64 " failed (%" PRIu64 " unknown key), %" PRIu64 " unsigned\n",
 			a->sig.verified, a->sig.failed, a->sig.unknown_key,
@@ -329,6 +370,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		fprintf(out,
 			"signatures:     not checked (no --key); %" PRIu64 " signed, %" PRIu64 " unsigned\n",
 			a->sig.not_checked + a->sig.failed, a->sig.unsigned_);
+	text_list_keys(a, out);
 	if (a->opts->manifest)
 		fprintf(out,
 			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
@@ -461,10 +503,12 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	json_pcrs(a, out);
 	fprintf(out,
 		"\"signatures\":{\"checked\":%s,\"verified\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"unknown_key\":%" PRIu64 ",\"unsigned\":%" PRIu64 ",\"not_checked\":%" PRIu64 ",\"modsig_verified\":%" PRIu64 ",\"modsig_failed\":%" PRIu64 "},",
-		a->opts->keys.n ? "true" : "false", a->sig.verified,
+		a->opts->keys.n || a->opts->listkeys ? "true" : "false",
+		a->sig.verified,
 		a->sig.failed, a->sig.unknown_key, a->sig.unsigned_,
 		a->sig.not_checked, a->sig.modsig_verified,
 		a->sig.modsig_failed);
+	json_list_keys(a, out);
 	if (a->opts->manifest)
 		fprintf(out,
 			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",
