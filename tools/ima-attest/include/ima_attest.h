@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ima_deny.h"
 #include "ima_pcr.h"
 
 #define ATT_ALG_RSA		0x0001
@@ -266,6 +267,8 @@ struct att_poll_round {
 	size_t entries_len;
 	uint64_t offset;		/* where the guest says they start */
 	void *verifier;			/* struct ima_verifier *, or NULL */
+	/* --deny: an entry whose digest is listed fails, or NULL */
+	const struct ima_denylist *deny;
 	/* outputs */
 	uint64_t verified;		/* new entries covered by the quote */
 	uint64_t uncovered;		/* entries after the quote: next round */

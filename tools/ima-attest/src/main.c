@@ -26,10 +26,12 @@
  *
  *   ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG
  *                   --quote-pcrs VALUES --nonce HEX --entries FILE
- *                   --offset BYTES [--key CERT]
+ *                   --offset BYTES [--key CERT] [--deny FILE]
  *	One round of incremental verification: a fresh quote by the enrolled
  *	AK and only the list entries from byte BYTES on, verified from the
  *	state FILE (made on the first round, updated when the round passes).
+ *	With --deny (ima-audit's deny list forms), a new entry whose digest
+ *	is listed fails the round, signed or not.
  *
  *   ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]
  *	One message to the guest agent (each VALUE's bytes, hex-encoded on
@@ -75,6 +77,7 @@ static void usage(void)
 		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
 		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
 		"                       --quote-pcrs VALUES --nonce HEX --entries FILE --offset BYTES [--key CERT]\n"
+"                       [--deny FILE]\n"
 		"       ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]\n"
 		"       ima-attest eventlog LOG\n");
 	exit(2);
@@ -628,9 +631,12 @@ static int cmd_poll(int argc, char **argv)
 		{ "entries", required_argument, NULL, 'E' },
 		{ "offset", required_argument, NULL, 'o' },
 		{ "key", required_argument, NULL, 'k' },
+		{ "deny", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *statef = NULL, *dir = NULL, *msgf = NULL, *sigf = NULL;
+	const char *denyf = NULL;
+	struct ima_denylist *deny = NULL;
 	const char *pcrf = NULL, *noncehex = NULL, *entf = NULL, *keyf = NULL;
 	const char *offs = NULL;
 	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *ent = NULL, nonce[64];
@@ -654,12 +660,14 @@ static int cmd_poll(int argc, char **argv)
 		case 'E': entf = optarg; break;
 		case 'o': offs = optarg; break;
 		case 'k': keyf = optarg; break;
+		case 'D': denyf = optarg; break;
 		default: usage();
 		}
 	}
 	if (!statef || !dir || !msgf || !sigf || !pcrf || !noncehex || !entf ||
 	    !offs || optind != argc)
 		usage();
+
 	errno = 0;
 	r.offset = strtoull(offs, &end, 10);
 	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
@@ -671,6 +679,13 @@ static int cmd_poll(int argc, char **argv)
 	if (ls < 0) {
 		fprintf(stderr, "ima-attest: %s\n", err);
 		return 2;
+	}
+	if (denyf) {
+		deny = ima_deny_new();
+		if (!deny || ima_deny_load(deny, denyf, err, sizeof(err))) {
+			fprintf(stderr, "ima-attest: %s\n", deny ? err : "out of memory");
+			goto out;
+		}
 	}
 	first = !st.have_boot;
 	msg = slurp(msgf, 1 << 16, &msg_len);
@@ -723,6 +738,7 @@ static int cmd_poll(int argc, char **argv)
 	r.quoted = &qc.pcrs;
 	r.entries = ent;
 	r.entries_len = ent_len;
+	r.deny = deny;
 	att_poll(&st, &r);
 verdict:
 	for (i = 0; i < r.rs.n; i++)
@@ -746,6 +762,9 @@ verdict:
 	       st.next_index == r.verified && r.verified ? ", entry 0's boot_aggregate = the quoted PCRs 0-9" : "",
 	       r.verifier ? "every new file entry's signature verified with the IMA key" :
 			    "signatures not checked (no --key)");
+	if (deny)
+		printf("proven: no new entry's digest is among the %zu of %s\n",
+		       ima_deny_count(deny), denyf);
 	printf("not proven by a round: the firmware event log (ima-attest verify), the active policy (ima-audit --expect-policy)\n");
 	printf("round %llu: PASS, %llu new entries verified, %llu after the quote left for the next round; next entry %llu at byte %llu\n",
 	       (unsigned long long)st.rounds, (unsigned long long)r.verified,
@@ -754,6 +773,7 @@ verdict:
 	rc = 0;
 out:
 	ima_verifier_free(r.verifier);
+	ima_deny_free(deny);
 	ima_keyring_free(&kr);
 	ima_quote_key_free(qc.ak);
 	free(msg);

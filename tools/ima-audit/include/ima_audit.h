@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ima_deny.h"
 #include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
@@ -76,6 +77,8 @@ struct ima_audit_opts {
 	 * record is bound and covered (ima_listkeys.h). NULL: not used.
 	 */
 	struct ima_listkeys *listkeys;
+	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
+	const struct ima_denylist *deny;
 };
 
 enum ima_fail_kind {
@@ -158,6 +161,7 @@ struct ima_audit {
 
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
+	uint64_t deny_checked, denied, deny_unchecked;	/* --deny */
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */

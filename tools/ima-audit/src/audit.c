@@ -283,6 +283,8 @@ static const char *const class_names[IMA_FC_COUNT] = {
 	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
 	[IMA_FC_KEXEC] = "kexec-handover",
 	[IMA_FC_LIST_KEY] = "list-key",
+	[IMA_FC_DENIED] = "denied",
+	[IMA_FC_DENY_ALGO] = "deny-algorithm",
 };
 
 const char *ima_fail_class_name(int cls)
@@ -310,6 +312,8 @@ static int class_kind(int cls)
 	case IMA_FC_MANIFEST_PATH:
 	case IMA_FC_MANIFEST_DIGEST:
 	case IMA_FC_MANIFEST_ALGO:
+	case IMA_FC_DENIED:
+	case IMA_FC_DENY_ALGO:
 		return IMA_FK_MANIFEST;
 	case IMA_FC_POLICY:
 	case IMA_FC_PCR_MISMATCH:
@@ -1515,6 +1519,34 @@ static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 }
 
 /*
+ * --deny: a revoked file (or buffer) fails whatever else vouches for it;
+ * an entry of an algorithm the list has no digest of cannot be cleared.
+ */
+static void check_deny(struct ima_audit *a, const struct ima_record *rec,
+		       const struct entry_info *e)
+{
+	const struct ima_denylist *d = a->opts->deny;
+	unsigned long line;
+
+	if (!ima_deny_has_algo(d, e->alg)) {
+		a->deny_unchecked++;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENY_ALGO,
+				e->path, e->plen,
+				"%s lists no %s digest: this entry cannot be checked against it",
+				ima_deny_name(d), e->alg->name);
+		return;
+	}
+	a->deny_checked++;
+	line = ima_deny_find(d, e->alg, e->digest, e->dlen);
+	if (!line)
+		return;
+	a->denied++;
+	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENIED, e->path,
+			e->plen, "denied: its %s digest is listed in %s (line %lu)",
+			e->alg->name, ima_deny_name(d), line);
+}
+
+/*
  * A file record (no buf) without a digest or a name field: a renamed
  * template can drop either, and the record must not then escape the
  * checks it would have had.
@@ -1669,6 +1701,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		return;
 	ibuf = ima_record_field(rec, IMA_F_BUF);
 	check_relabeled(a, rec, &e, ibuf);
+	if (a->opts->deny && e.alg)
+		check_deny(a, rec, &e);
 	/*
 	 * The kernel measures no empty buffer (ima_measure_critical_data(),
 	 * ima_kexec_cmdline() and the key hook refuse one), and a file

@@ -54,6 +54,9 @@ static const char usage_text[] =
 "                        verify signatures too, if their records are attested\n"
 "Reference data:\n"
 "  --manifest FILE       '<hex|alg:hex> <path>' lines (sha256sum output)\n"
+"  --deny FILE           digests of revoked files (sha256sum lines, --tag\n"
+"                        lines, or a Keylime runtime policy's \"digests\"):\n"
+"                        an entry with one fails, even if signed\n"
 "  --show-policy         print the policy recorded in the list and exit\n"
 "  --expect-policy FILE  fail unless the recorded policy equals FILE\n"
 "Input and output:\n"
@@ -83,7 +86,7 @@ enum {
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
 	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
-	OPT_CA,
+	OPT_CA, OPT_DENY,
 };
 
 static const struct option options[] = {
@@ -115,6 +118,7 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-bank", required_argument, NULL, OPT_LIST_BANK },
 	{ "ca", required_argument, NULL, OPT_CA },
+	{ "deny", required_argument, NULL, OPT_DENY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -360,6 +364,7 @@ int main(int argc, char **argv)
 	static struct ima_audit_opts opts;
 	static struct ima_quote_check qc;
 	static struct ima_listkeys listkeys;
+	struct ima_denylist *deny = NULL;
 	struct ima_quote_summary qsum;
 	struct quote_args qa = { 0 };
 	bool quote = false, nonce_given = false;
@@ -431,6 +436,17 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REQ_SIGS:
 			opts.require_signatures = true;
+			break;
+		case OPT_DENY:
+			if (!deny)
+				deny = ima_deny_new();
+			if (!deny || ima_deny_load(deny, optarg, err,
+						   sizeof(err))) {
+				rc = usage_error("%s", deny ? err :
+						 "out of memory");
+				goto out;
+			}
+			opts.deny = deny;
 			break;
 		case OPT_CA:
 			if (ima_listkeys_load_ca(&listkeys, optarg, err,
@@ -657,6 +673,7 @@ out:
 	free(policy);
 	ima_keyring_free(&opts.keys);
 	ima_listkeys_free(&listkeys);
+	ima_deny_free(deny);
 	ima_manifest_free(opts.manifest);
 	return rc;
 }

@@ -371,6 +371,14 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 			"signatures:     not checked (no --key); %" PRIu64 " signed, %" PRIu64 " unsigned\n",
 			a->sig.not_checked + a->sig.failed, a->sig.unsigned_);
 	text_list_keys(a, out);
+	if (a->opts->deny) {
+		fputs("deny list:      ", out);
+		ima_text_escape(out, ima_deny_name(a->opts->deny),
+				strlen(ima_deny_name(a->opts->deny)));
+		fprintf(out, ", %zu digests; %" PRIu64 " entries checked, %" PRIu64 " denied, %" PRIu64 " of an algorithm it lists none of\n",
+			ima_deny_count(a->opts->deny), a->deny_checked,
+			a->denied, a->deny_unchecked);
+	}
 	if (a->opts->manifest)
 		fprintf(out,
 			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
@@ -509,6 +517,17 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		a->sig.not_checked, a->sig.modsig_verified,
 		a->sig.modsig_failed);
 	json_list_keys(a, out);
+	fputs("\"deny\":", out);
+	if (a->opts->deny) {
+		fputs("{\"file\":", out);
+		json_str(out, ima_deny_name(a->opts->deny),
+			 strlen(ima_deny_name(a->opts->deny)));
+		fprintf(out, ",\"digests\":%zu,\"checked\":%" PRIu64 ",\"denied\":%" PRIu64 ",\"unchecked_algorithm\":%" PRIu64 "},",
+			ima_deny_count(a->opts->deny), a->deny_checked,
+			a->denied, a->deny_unchecked);
+	} else {
+		fputs("null,", out);
+	}
 	if (a->opts->manifest)
 		fprintf(out,
 			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",
