@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ima_deny.h"
+#include "ima_text.h"
 
 #define MAX_DENY_FILE	(64u << 20)
 #define MAX_DEPTH	64
@@ -95,20 +96,6 @@ static int add(struct ima_denylist *d, const struct ima_hash_algo *alg,
 	return 0;
 }
 
-static size_t span(const char *p, const char *end, int (*cls)(int))
-{
-	const char *s = p;
-
-	while (p < end && cls((unsigned char)*p))
-		p++;
-	return (size_t)(p - s);
-}
-
-static int is_alg(int c)
-{
-	return isalnum(c) || c == '-' || c == '_';
-}
-
 /* One line of the text forms; blank and '#' lines were skipped. */
 static int parse_line(struct ima_denylist *d, const char *p, const char *end,
 		      unsigned long line, const char *what, char *err,
@@ -118,7 +105,7 @@ static int parse_line(struct ima_denylist *d, const char *p, const char *end,
 	const char *hex, *close;
 	size_t n, hexlen;
 
-	n = span(p, end, is_alg);
+	n = ima_span(p, end, ima_is_word);
 	if (n && p + n + 1 < end && p[n] == ' ' && p[n + 1] == '(') {
 		/* --tag: "SHA256 (PATH) = HEX"; PATH may hold ") = " */
 		alg = ima_hash_by_name(p, n);
@@ -129,7 +116,7 @@ static int parse_line(struct ima_denylist *d, const char *p, const char *end,
 			return fail(err, errlen, what, line,
 				    "not 'ALG (PATH) = HEX' (sha256sum --tag)");
 		hex = close + 2;
-		hexlen = span(hex, end, isxdigit);
+		hexlen = ima_span(hex, end, isxdigit);
 		if (hex + hexlen != end)
 			return fail(err, errlen, what, line,
 				    "trailing characters after the digest");
@@ -144,7 +131,7 @@ static int parse_line(struct ima_denylist *d, const char *p, const char *end,
 		p += n + 1;
 	}
 	hex = p;
-	hexlen = span(hex, end, isxdigit);
+	hexlen = ima_span(hex, end, isxdigit);
 	if (!hexlen || (hex + hexlen < end && hex[hexlen] != ' ' &&
 			hex[hexlen] != '\t'))
 		return fail(err, errlen, what, line,
@@ -294,7 +281,7 @@ static int jvalue(struct js *j, int depth)
 			return 0;
 		}
 	}
-	n = span(j->p, j->end, isdigit);
+	n = ima_span(j->p, j->end, isdigit);
 	if (*j->p == '-' || n) {
 		j->p++;
 		while (j->p < j->end && (isdigit((unsigned char)*j->p) ||

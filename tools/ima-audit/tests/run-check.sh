@@ -34,6 +34,9 @@ ok() {
 	echo "ok $n - $1"
 }
 
+# shellcheck source-path=SCRIPTDIR source=relay.sh
+. "$here/tests/relay.sh"
+
 not_ok() {
 	n=$((n + 1))
 	fail=$((fail + 1))
@@ -123,15 +126,7 @@ run_cases() {
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 		"${PYTHON:-python3}" "$here/tests/run-cases.py" "$bin" \
 		"$dir" "$label " >"$B/cases.out" 2>&1
-	seen=0
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) seen=$((seen + 1)); ok "${line#ok - }" ;;
-		"not ok - "*) seen=$((seen + 1)); not_ok "${line#not ok - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$B/cases.out"
-	[ $seen -gt 0 ] || not_ok "$label: no case ran" "$(tail -n 3 "$B/cases.out")"
+	relay "$B/cases.out" "$label"
 }
 run_cases "$here/tests/golden" golden-intent
 run_cases "$here/tests/redteam" redteam
@@ -144,15 +139,7 @@ run_cases "$here/tests/deny" deny
 "${PYTHON:-python3}" "$here/tests/run-forms.py" "$B/asan/ima-audit" \
 	"$B/forms" "$here/tests/golden" "$here/tests/redteam" \
 	"$here/tests/real" >"$B/forms.out" 2>&1
-seen=0
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) seen=$((seen + 1)); ok "${line#ok - }" ;;
-	"not ok - "*) seen=$((seen + 1)); not_ok "${line#not ok - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$B/forms.out"
-[ $seen -gt 0 ] || not_ok "forms: no case ran" "$(tail -n 3 "$B/forms.out")"
+relay "$B/forms.out" forms
 run_cases "$here/tests/golden" tsan:golden-intent "$B/tsan/ima-audit"
 run_cases "$here/tests/redteam" tsan:redteam "$B/tsan/ima-audit"
 run_cases "$here/tests/real" tsan:real "$B/tsan/ima-audit"

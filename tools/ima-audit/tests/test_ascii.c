@@ -18,31 +18,8 @@
 
 #include "ima_ascii.h"
 #include "ima_log.h"
+#include "testbuf.h"
 
-struct buf {
-	uint8_t d[4096];
-	size_t n;
-	enum ima_byte_order o;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	assert_true(b->n + n <= sizeof(b->d));
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-static void put32(struct buf *b, uint32_t v)
-{
-	uint8_t p[4];
-
-	if (b->o == IMA_BO_BIG) {
-		p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
-	} else {
-		p[3] = v >> 24; p[2] = v >> 16; p[1] = v >> 8; p[0] = v;
-	}
-	put(b, p, 4);
-}
 
 static void field(struct buf *b, const void *p, size_t n)
 {
