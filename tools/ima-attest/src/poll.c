@@ -221,7 +221,9 @@ static void check_handover(struct att_poll_round *r,
 
 int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 {
-	struct ima_reader_opts opts = { .order = IMA_BO_LITTLE };
+	/* the agent sends binary entries (their offsets are the binary list's) */
+	struct ima_reader_opts opts = { .order = IMA_BO_LITTLE,
+					.format = IMA_FMT_BINARY };
 	uint8_t pcr[2][ATT_MAX_DIGEST], best[2][ATT_MAX_DIGEST];
 	uint64_t n = 0, covered = 0, covered_end = 0, index;
 	const struct ima_pcr_values *q = r->quoted;

@@ -84,7 +84,7 @@ if [ $targets -gt 0 ]; then
 		corpus=$B/corpus-$name
 		mkdir -p "$corpus"
 		if "$f" -max_total_time=$secs -timeout=10 -rss_limit_mb=1024 \
-			-print_final_stats=1 "$corpus" "$here/tests/corpus" \
+			-print_final_stats=1 "$corpus" "$here/tests/corpus" "$here/tests/public" \
 			>"$B/$name.log" 2>&1; then
 			runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log")
 			ok "fuzz $name (${secs}s, ${runs:-?} runs)"
