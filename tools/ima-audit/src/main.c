@@ -438,8 +438,12 @@ int main(int argc, char **argv)
 			opts.require_signatures = true;
 			break;
 		case OPT_DENY:
-			if (!deny)
-				deny = ima_deny_new();
+			if (deny) {
+				rc = usage_error("%s",
+						 "--deny given twice: put the revoked digests in one file");
+				goto out;
+			}
+			deny = ima_deny_new();
 			if (!deny || ima_deny_load(deny, optarg, err,
 						   sizeof(err))) {
 				rc = usage_error("%s", deny ? err :
