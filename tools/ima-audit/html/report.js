@@ -2,7 +2,7 @@
 //
 // Draws the page of ima-audit --html (format ima-audit-page/1) and of
 // ima-attest verify --html (ima-attest-page/1) from the JSON in the page's
-// <script type="application/json"> blocks. Every string from the data
+// application/json script blocks. Every string from the data
 // reaches the page as a text node (el() below); no HTML is ever parsed
 // from it. Verdicts are the tools': this file shows them, it never
 // decides one. The entry table renders only the rows in view.
@@ -148,6 +148,14 @@
 			'result:         ' + word + ' (' + plural(r.failure_count, 'failure') + ')'));
 		if (r.error)
 			lines.push('error:          offset ' + num(r.error.offset) + ': ' + visible(r.error.message));
+		const classes = new Map();
+		for (const f of r.failures)
+			classes.set(f.class, (classes.get(f.class) || 0) + 1);
+		if (classes.size)
+			lines.push(el('span', { class: 'line reason' }, 'failures:       ' + [...classes]
+				.sort((a, b) => b[1] - a[1]).map(([c, n]) => c + ' ' + num(n)).join(', ') +
+				(r.failure_count > r.failures.length ? ', ' + num(r.failure_count - r.failures.length) + ' not listed' : '') +
+				' (below: what to do, and the entries)'));
 		for (const l of d.binding)
 			lines.push(el('span', { class: 'line' + (l.startsWith('waived:') ? ' waived' : '') }, visible(l)));
 		lines.push('boot_aggregate: ' + r.boot_aggregate.status +
@@ -222,7 +230,7 @@
 		for (const row of t.rows) {
 			if (row[4] === 'kexec_load')
 				events.push([row[0], el('li', { 'data-entry': row[0] }, entryLink(row[0]),
-					': kexec_load \u2014 the next kernel is loaded')]);
+					': kexec_load \u2014 a kernel image loaded for kexec')]);
 		}
 		for (const h of r.handovers) {
 			events.push([h.entry, el('li', { 'data-entry': h.entry, class: h.ok ? 'st-ok' : 'st-fail' }, entryLink(h.entry),
@@ -456,6 +464,7 @@
 			count.textContent = 'showing ' + num(nshown) + ' of ' + plural(rows.length, 'entry', 'entries') +
 				(t.listed < t.seen ? ' (the first ' + num(t.listed) + ' of ' + num(t.seen) + ' are listed)' : '');
 			count.dataset.shown = nshown;
+			count.dataset.pending = '0';
 			count.dataset.total = rows.length;
 			spacer.style.height = (nshown * ROW_H) + 'px';
 			scroller.scrollTop = 0;
@@ -522,6 +531,7 @@
 		let timer = 0;
 		fText.addEventListener('input', () => {
 			clearTimeout(timer);
+			count.dataset.pending = '1';
 			timer = setTimeout(filter, 120);
 		});
 		for (const s of [fTmpl, fPcr, fVerdict, fKey, fClass])
