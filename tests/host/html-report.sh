@@ -71,6 +71,41 @@ for d in golden redteam real; do
 	done
 done
 
+# ima-attest verify --html: no AK enrolled (a record that says so, with
+# markup in its reason), the seabios firmware log, two polling rounds
+# recorded with markup in a line; what the page must show is what verify
+# prints and what was built here
+make -s -C "$TOP/tools/ima-attest" >"$tmp/build-attest.log" 2>&1 ||
+	tap_bail "cannot build ima-attest: $(tail -n 3 "$tmp/build-attest.log" | tr '\n' ' ')"
+att=$tmp/attest
+mkdir -p "$att/enrolled"
+printf '%s\n' 'PASS TPM identity: EK certificate chains to the manufacturer CA' \
+	'FAIL AK binding' 'reason: <img src=x onerror=window.__pwned=1> not activated' 'boot: b-1' \
+	>"$att/enrolled/verdict"
+printf '%s\n' '{"name":"r1","pass":true,"verified":12,"uncovered":0,"next_entry":12,"lines":["round 1: PASS"]}' \
+	'{"name":"a-<b>x</b>","pass":false,"verified":null,"uncovered":null,"next_entry":null,"lines":["reason: </script><script>window.__pwned=2</script>"]}' \
+	>"$att/rounds.jsonl"
+: >"$att/empty"
+run_rc "$TOP/tools/ima-attest/build/ima-attest" verify --enrolled "$att/enrolled" --quote "$att/empty" \
+	--quote-sig "$att/empty" --quote-pcrs "$att/empty" --nonce 0102 \
+	--eventlog "$TOP/tools/ima-attest/tests/data/seabios-q35.evlog" \
+	--html "$att/attest.html" --rounds "$att/rounds.jsonl"
+tap_is "ima-attest verify --html: exit 1 (no AK enrolled)" "$rc" 1
+python3 - "$att/want.json" <<PY
+import json, sys
+out = """$out"""
+json.dump({"result": "FAIL",
+           "reasons": [l[8:] for l in out.splitlines() if l.startswith("reason: ")],
+           "enrollment": [["TPM identity", "PASS: EK certificate chains to the manufacturer CA"],
+                          ["AK binding", "FAIL"],
+                          ["reason", "<img src=x onerror=window.__pwned=1> not activated"],
+                          ["boot", "b-1"]],
+           "rounds": [["r1", "PASS", "round 1: PASS"],
+                      ["a-<b>x</b>", "FAIL", "reason: </script><script>window.__pwned=2</script>"]]},
+          open(sys.argv[1], "w"))
+PY
+printf 'attest\t%s\t%s\t-\t-\tattest-page.png\n' "$att/attest.html" "$att/want.json" >>"$cases"
+
 # checks TAB-LINES: pagecheck.py's lines as TAP
 checks() {
 	local st name why
@@ -86,7 +121,7 @@ python3 "$here/pagecheck.py" "$cases" "$shots" >"$tmp/checks" 2>"$tmp/checks.err
 	tap_fail "pagecheck.py ran to its end" "$(tail -n 5 "$tmp/checks.err")"
 checks "$tmp/checks"
 grep -q . "$tmp/checks" || tap_fail "pagecheck.py checked something" "$(tail -n 5 "$tmp/checks.err")"
-for s in demo-page forged-page hostile-page; do
+for s in demo-page forged-page hostile-page attest-page; do
 	tap_like "screenshot $s.png kept for a reader" "$(file -b "$shots/$s.png" 2>&1)" '^PNG image data'
 done
 

@@ -213,6 +213,34 @@ def hostile(c, names):
     table_search(c, "")
 
 
+def attest(c, want):
+    """ima-attest verify --html against its own text output and the
+    records the test built (want: result, reasons, enrollment, rounds)."""
+    state = c.js("document.documentElement.dataset.state")
+    c.check("the page is drawn", state == "rendered", "state %r" % state)
+    c.check("no console errors or warnings", not c.b.problems(), c.b.problems())
+    c.check("no network requests", not c.b.requests(), c.b.requests())
+    if state != "rendered":
+        return
+    word = c.js("document.getElementById('verdict-word').textContent")
+    c.check("verdict %s as verify printed" % want["result"], word == want["result"],
+            "shows %r" % word)
+    reasons = c.js("[...document.querySelectorAll('#verdict-why .reason')].map((l) => l.textContent)")
+    c.check("the reasons verify printed, in order",
+            reasons == ["reason: " + r for r in want["reasons"]],
+            "page %r, verify %r" % (reasons, want["reasons"]))
+    enr = c.js("[...document.querySelectorAll('#enrollment tr')].map((r) => [r.children[0].textContent, r.children[1].textContent])")
+    c.check("the enrollment record, line by line", enr == want["enrollment"],
+            "page %r, built %r" % (enr, want["enrollment"]))
+    rounds = c.js("[...document.querySelectorAll('#rounds tbody tr')].map((r) => [r.children[0].textContent, r.children[1].textContent, r.children[5].textContent])")
+    c.check("the polling rounds as recorded", rounds == want["rounds"],
+            "page %r, built %r" % (rounds, want["rounds"]))
+    pw = c.js("typeof window.__pwned")
+    c.check("no injected script ran", pw == "undefined", pw)
+    tags = c.js("document.scripts.length + document.querySelectorAll('img,svg,b').length")
+    c.check("no element from the records", tags == 3, tags)
+
+
 def main():
     cases = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
     shots = sys.argv[2] if len(sys.argv) > 2 else None
@@ -228,6 +256,11 @@ def main():
                 with open(rjson) as f:
                     rep = json.load(f)
                 b.open(page)
+                if name.startswith("attest"):
+                    attest(c, rep)
+                    if shot != "-" and shots:
+                        b.screenshot(os.path.join(shots, shot))
+                    continue
                 if not generic(c, rep):
                     continue
                 if shot != "-" and shots:

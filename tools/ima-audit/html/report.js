@@ -624,7 +624,8 @@
 			...v.reasons.map((p) => el('span', { class: 'line reason' }, 'reason: ' + visible(p)))]);
 		const e = d.enrollment;
 		section('enrollment', 'Enrollment', e ? kvTable([
-			...e.lines.map((l, i) => [l.check, visible(l.text || ''), 'enroll-' + i, l.pass ? 'ok' : 'fail']),
+			...e.lines.map((l, i) => [visible(l.check), (l.pass ? 'PASS' : 'FAIL') + (l.text ? ': ' + visible(l.text) : ''),
+				'enroll-' + i, l.pass ? 'ok' : 'fail']),
 			...e.reasons.map((x, i) => ['reason', visible(x), 'enroll-reason-' + i, 'fail']),
 			e.boot !== null ? ['boot', visible(e.boot), 'boot'] : null,
 		]) : el('p', { class: 'st-fail' }, 'No enrollment record: no AK is trusted.'));
@@ -659,14 +660,19 @@
 				['the list\u2019s first entry', v.list_aggregate === null ? 'not compared' : v.list_aggregate,
 					'list-aggregate', v.list_aggregate === null ? 'warn' : v.list_aggregate === v.boot_aggregate ? 'ok' : 'fail']]));
 		section('eventlog', 'Firmware event log', evKids);
-		if (d.rounds) {
+		const rounds = document.getElementById('ima-rounds') ? load('ima-rounds') : null;
+		if (rounds !== null) {
+			if (!Array.isArray(rounds) || !rounds.every((x) => x && typeof x.name === 'string' &&
+				typeof x.pass === 'boolean' && Array.isArray(x.lines)))
+				throw new Error('the polling rounds record is not a list of rounds');
 			section('rounds', 'Polling rounds', el('table', { class: 'grid rounds' },
 				el('thead', null, el('tr', null, ['round', 'result', 'entries verified', 'left for the next round', 'next entry', 'what it says'].map((h) =>
 					el('th', { scope: 'col' }, h)))),
-				el('tbody', null, d.rounds.map((x, i) => el('tr', { 'data-round': i, class: x.pass ? 'st-ok' : 'st-fail' },
+				el('tbody', null, rounds.map((x, i) => el('tr', { 'data-round': i, class: x.pass ? 'st-ok' : 'st-fail' },
 					el('td', null, visible(x.name)), el('td', { class: 'status' }, x.pass ? 'PASS' : 'FAIL'),
-					el('td', null, x.verified === null ? '' : num(x.verified)), el('td', null, x.uncovered === null ? '' : num(x.uncovered)),
-					el('td', null, x.next_entry === null ? '' : num(x.next_entry)),
+					el('td', null, typeof x.verified === 'number' ? num(x.verified) : ''),
+					el('td', null, typeof x.uncovered === 'number' ? num(x.uncovered) : ''),
+					el('td', null, typeof x.next_entry === 'number' ? num(x.next_entry) : ''),
 					el('td', null, x.lines.map((l) => el('div', null, visible(l)))))))));
 		}
 		rawData('raw', 'The data (JSON)', d);
