@@ -138,6 +138,10 @@ open(dst, "w", encoding="utf-8").write(page.replace(a, b, 1))
 PY
 	printf '%s\t%s\t%s\t-\t-\t-\n' "$1" "$tmp/pages/$1.html" "$tmp/pages/hostile.json" >>"$tmp/altered"
 }
+if [ ! -s "$tmp/pages/hostile.html" ] || [ ! -s "$tmp/pages/hostile.json" ]; then
+	tap_fail "altered pages: no page of the hostile list to alter"
+	tap_done
+fi
 : >"$tmp/altered"
 alter altered-result '"result":"fail"' '"result":"pass"'
 alter altered-count '"failure_count":2' '"failure_count":1'
