@@ -19,10 +19,12 @@
  *   ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG
  *                     --quote-pcrs VALUES --nonce HEX --eventlog LOG
  *                     [--list BINARY_RUNTIME_MEASUREMENTS]
+ *                     [--html FILE [--rounds JSONL]]
  *	The quote must verify with the enrolled AK (ima-audit's quote checks)
  *	and the firmware's event log must replay, in every quoted bank, to the
  *	quoted PCRs 0-9; boot_aggregate derived from the replayed PCRs must be
- *	the list's first entry.
+ *	the list's first entry. --html writes the result as the page of
+ *	ima-audit --html (with polling rounds recorded one JSON object a line).
  *
  *   ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG
  *                   --quote-pcrs VALUES --nonce HEX --entries FILE
@@ -60,6 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "att_page.h"
 #include "ima_attest.h"
 #include "ima_hash.h"
 #include "ima_log.h"
@@ -74,7 +77,7 @@ static void usage(void)
 		"usage: ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain PEM] --out DIR [--timeout S]\n"
 		"                         [--boot ID]\n"
 		"       ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG --quote-pcrs VALUES\n"
-		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
+		"                         --nonce HEX --eventlog LOG [--list LIST] [--html FILE [--rounds JSONL]]\n"
 		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
 		"                       --quote-pcrs VALUES --nonce HEX --entries FILE --offset BYTES [--key CERT]\n"
 "                       [--deny FILE]\n"
@@ -493,10 +496,15 @@ static int cmd_verify(int argc, char **argv)
 		{ "nonce", required_argument, NULL, 'n' },
 		{ "eventlog", required_argument, NULL, 'l' },
 		{ "list", required_argument, NULL, 'L' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "rounds", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *msgf = NULL, *sigf = NULL, *pcrf = NULL;
 	const char *noncehex = NULL, *logf = NULL, *listf = NULL;
+	const char *html = NULL, *rounds = NULL, *proven[3], *ev_error = NULL;
+	bool have_agg = false, have_want = false;
+	int nproven = 0;
 	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *log = NULL;
 	size_t msg_len, sig_len, vals_len, log_len;
 	uint8_t nonce[64], agg[32], want[32];
@@ -505,7 +513,7 @@ static int cmd_verify(int argc, char **argv)
 	struct ima_pcr_values rv;
 	char err[256], path[4096], hx[65];
 	struct att_evlog *ev = NULL;
-	int opt, rc = 2, nlen, i, st, def;
+	int opt, rc = 2, nlen, i, st, def = IMA_BOOT_DEF_NONE;
 	bool quote_ok = false;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -517,10 +525,13 @@ static int cmd_verify(int argc, char **argv)
 		case 'n': noncehex = optarg; break;
 		case 'l': logf = optarg; break;
 		case 'L': listf = optarg; break;
+		case 'H': html = optarg; break;
+		case 'R': rounds = optarg; break;
 		default: usage();
 		}
 	}
-	if (!dir || !msgf || !sigf || !pcrf || !noncehex || !logf || optind != argc)
+	if (!dir || !msgf || !sigf || !pcrf || !noncehex || !logf || optind != argc ||
+	    (rounds && !html))
 		usage();
 	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
 	if (nlen <= 0 || (size_t)nlen * 2 != strlen(noncehex)) {
@@ -564,6 +575,8 @@ static int cmd_verify(int argc, char **argv)
 			att_reason(&rs, "quote: %s", qc.error[0] ? qc.error : "not verified");
 	}
 	printf("quote (enrolled AK, nonce, pcrDigest): %s\n", quote_ok ? "PASS" : "FAIL");
+	if (quote_ok)
+		proven[nproven++] = "quote (enrolled AK, nonce, pcrDigest): PASS";
 	/* 2. the firmware log, replayed, against the quoted PCRs 0-9 */
 	ev = calloc(1, sizeof(*ev));
 	log = slurp(logf, MAX_FILE, &log_len);
@@ -573,7 +586,9 @@ static int cmd_verify(int argc, char **argv)
 	}
 	if (!log) {
 		att_reason(&rs, "firmware event log %s: %s", logf, strerror(errno));
+		ev_error = rs.r[rs.n - 1];
 	} else if (att_evlog_replay(ev, log, log_len, err, sizeof(err))) {
+		ev_error = err;
 		att_reason(&rs, "firmware event log does not parse: %s (record at byte %llu)",
 			   err, (unsigned long long)ev->err_offset);
 	} else {
@@ -587,21 +602,31 @@ static int cmd_verify(int argc, char **argv)
 			att_reason(&rs, "firmware event log not compared: the quote is not trusted");
 		} else if (!att_evlog_compare(ev, &qc.pcrs, 0x3ff, &rs)) {
 			printf("firmware event log replays to the quoted PCRs 0-9: PASS\n");
+			proven[nproven++] = "firmware event log replays to the quoted PCRs 0-9: PASS";
 			att_evlog_values(ev, &rv);
 			if (ima_boot_aggregate(&rv, IMA_BANK_SHA256, agg)) {
 				att_reason(&rs, "no sha256 bank to derive boot_aggregate");
 			} else {
+				have_agg = true;
 				ima_bin2hex(agg, 32, hx);
 				printf("boot_aggregate from the replayed PCRs 0-9: sha256:%s\n", hx);
-				if (listf && list_aggregate(listf, want, err, sizeof(err)))
+				if (listf && !list_aggregate(listf, want, err, sizeof(err)))
+					have_want = true;
+				if (have_want)
+					def = ima_boot_aggregate_match(&rv, IMA_BANK_SHA256,
+								       want, 32);
+				if (listf && !have_want)
 					att_reason(&rs, "boot_aggregate: %s", err);
-				else if (listf && (def = ima_boot_aggregate_match(&rv, IMA_BANK_SHA256,
-										  want, 32)) <= IMA_BOOT_DEF_NONE)
+				else if (listf && def <= IMA_BOOT_DEF_NONE)
 					att_reason(&rs, "boot_aggregate of the list is not the one derived from the firmware log");
 				else if (listf)
 					printf("boot_aggregate: matches the list's first entry%s\n",
 					       def == IMA_BOOT_DEF_PRE_5_8 ?
 					       ", by the definition before Linux 5.8 (PCRs 0-7 only: PCRs 8-9 are not in it)" : "");
+				if (listf && have_want && def > IMA_BOOT_DEF_NONE)
+					proven[nproven++] = def == IMA_BOOT_DEF_PRE_5_8 ?
+						"boot_aggregate: matches the list's first entry, by the definition before Linux 5.8 (PCRs 0-7 only)" :
+						"boot_aggregate: matches the list's first entry";
 			}
 		}
 	}
@@ -609,6 +634,21 @@ static int cmd_verify(int argc, char **argv)
 		printf("reason: %s\n", rs.r[i]);
 	rc = rs.n ? 1 : 0;
 	printf("result: %s\n", rc ? "FAIL" : "PASS");
+	if (html) {
+		struct att_page_verify pv = {
+			.enrolled = dir, .quote_checked = !!qc.ak,
+			.quote_ok = quote_ok, .qc = &qc, .ev = ev,
+			.ev_error = ev_error, .agg = have_agg ? agg : NULL,
+			.list_agg = have_want ? want : NULL, .rs = &rs,
+			.proven = proven, .nproven = nproven, .rounds = rounds,
+		};
+
+		if (att_page_verify(html, &pv)) {
+			fprintf(stderr, "ima-attest: %s: cannot write the page: %s\n",
+				html, strerror(errno));
+			rc = 2;
+		}
+	}
 out:
 	ima_quote_key_free(qc.ak);
 	free(ev);

@@ -79,6 +79,9 @@ struct ima_audit_opts {
 	struct ima_listkeys *listkeys;
 	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
 	const struct ima_denylist *deny;
+	/* every record read, after its checks (the page's entry table) */
+	void (*on_record)(void *ctx, const struct ima_record *rec);
+	void *record_ctx;
 };
 
 enum ima_fail_kind {
@@ -237,6 +240,9 @@ struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts);
 struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts);
 void ima_audit_hashq_free(struct hashq *q);
 int ima_audit_exit_code(const struct ima_audit *a);
+/* Entry index on pcr is bound and in its PCR's covered prefix (after run). */
+bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
+		       uint64_t index);
 /*
  * The text of an ima_kexec record: val[0] segment size, val[1] binary
  * list size, val[2] entry count. 0, or -1 with *why set.
@@ -262,6 +268,8 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 void ima_report_text(const struct ima_audit *a, FILE *out);
 void ima_report_json(const struct ima_audit *a, FILE *out);
 void ima_report_failures(const struct ima_audit *a, FILE *out);
+/* The text report's lines on what binds the list and every waiver. */
+void ima_report_binding(const struct ima_audit *a, FILE *out);
 /* JSON string body (no quotes); invalid UTF-8 bytes become \u00XX. */
 void ima_json_escape(FILE *out, const char *s, size_t len);
 /* Printable form: non-printable bytes as \xNN. */

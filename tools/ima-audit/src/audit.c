@@ -1910,6 +1910,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 			break;
 		a->order = r->order;
 		audit_record(a, rec);
+		if (a->opts->on_record)
+			a->opts->on_record(a->opts->record_ctx, rec);
 	}
 	a->bytes = r->buf_pos;
 	a->order = r->order;
@@ -1945,6 +1947,12 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	if (a->nfailures)
 		qsort(a->failures, a->nfailures, sizeof(*a->failures),
 		      cmp_failure);
+}
+
+bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
+		       uint64_t index)
+{
+	return pcr < IMA_NR_PCRS && covered(a, pcr, index);
 }
 
 int ima_audit_exit_code(const struct ima_audit *a)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ima_audit.h"
+#include "ima_html.h"
 #include "ima_quote.h"
 
 #define DEFAULT_LOG "/sys/kernel/security/ima/binary_runtime_measurements"
@@ -70,6 +71,8 @@ static const char usage_text[] =
 "  --max-size BYTES      refuse logs larger than this (default 1 GiB)\n"
 "  --max-entry BYTES     refuse template data larger than this (16 MiB)\n"
 "  --json                one JSON object on stdout instead of the summary\n"
+"  --html FILE           also write the report as one self-contained HTML page\n"
+"                        (the --json data, every entry; opens offline)\n"
 "  -h, --help            this text\n"
 "\n"
 "Failures are printed on stdout, one line each: 'FAIL: entry N @OFFSET:\n"
@@ -77,7 +80,8 @@ static const char usage_text[] =
 "stderr.\n"
 "\n"
 "Exit status: 0 all checks passed, 1 a verification failed, 2 usage\n"
-"error, 3 malformed or unreadable input.\n";
+"error, 3 malformed or unreadable input. A page that cannot be written\n"
+"exits 2 when nothing else failed.\n";
 
 enum {
 	OPT_PCR = 256, OPT_PCRS, OPT_PCR_VALUE, OPT_TPM_SYSFS, OPT_KEY,
@@ -86,7 +90,7 @@ enum {
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
 	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
-	OPT_CA, OPT_DENY,
+	OPT_CA, OPT_DENY, OPT_HTML,
 };
 
 static const struct option options[] = {
@@ -119,6 +123,7 @@ static const struct option options[] = {
 	{ "list-bank", required_argument, NULL, OPT_LIST_BANK },
 	{ "ca", required_argument, NULL, OPT_CA },
 	{ "deny", required_argument, NULL, OPT_DENY },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -359,18 +364,50 @@ static int list_bank(struct ima_reader_opts *ro, const char *log)
 	return IMA_EXIT_OK;
 }
 
+struct page {
+	const struct ima_audit *audit;
+	const struct ima_table *table;
+};
+
+static int write_page(void *arg, FILE *out)
+{
+	const struct page *p = arg;
+
+	return ima_report_html(p->audit, p->table, out);
+}
+
+/* --html: the page, or a message and the exit code it changes to */
+static int html_page(const char *path, const struct ima_audit *audit,
+		     const struct ima_table *table, int rc)
+{
+	struct page p = { audit, table };
+
+	if (table->oom) {
+		fprintf(stderr, "ima-audit: %s: out of memory for the entry table: no page written\n",
+			path);
+		return IMA_EXIT_MALFORMED;
+	}
+	if (ima_html_write_file(path, write_page, &p)) {
+		fprintf(stderr, "ima-audit: %s: cannot write the page: %s\n",
+			path, strerror(errno));
+		return rc == IMA_EXIT_OK ? IMA_EXIT_USAGE : rc;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ima_audit_opts opts;
 	static struct ima_quote_check qc;
 	static struct ima_listkeys listkeys;
 	struct ima_denylist *deny = NULL;
+	static struct ima_table table;
 	struct ima_quote_summary qsum;
 	struct quote_args qa = { 0 };
 	bool quote = false, nonce_given = false;
 	struct ima_audit audit;
 	struct ima_reader reader;
-	const char *log = DEFAULT_LOG, *sysfs = NULL;
+	const char *log = DEFAULT_LOG, *sysfs = NULL, *html = NULL;
 	bool json = false, show_policy = false, pcr_given = false;
 	uint8_t *policy = NULL;
 	unsigned long long n;
@@ -550,6 +587,9 @@ int main(int argc, char **argv)
 			}
 			opts.reader.digest_alg = ima_bank_algo((int)n);
 			break;
+		case OPT_HTML:
+			html = optarg;
+			break;
 		case OPT_QUOTE:
 			qa.msg = optarg;
 			break;
@@ -606,6 +646,10 @@ int main(int argc, char **argv)
 
 	opts.banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
 	opts.input_name = log;
+	if (html) {
+		opts.on_record = ima_table_record;
+		opts.record_ctx = &table;
+	}
 
 	if (!strcmp(log, "-")) {
 		fd = STDIN_FILENO;
@@ -627,6 +671,20 @@ int main(int argc, char **argv)
 	ima_audit_run(&audit, &reader);
 	ima_reader_free(&reader);
 	rc = ima_audit_exit_code(&audit);
+	if (quote) {
+		qsum = (struct ima_quote_summary) {
+			.tpm_generated =
+				qc.quote.magic == TPM_GENERATED_VALUE &&
+				qc.quote.type == TPM_ST_ATTEST_QUOTE,
+			.nonce_ok = qc.nonce_ok,
+			.sig_ok = qc.sig_ok,
+			.pcrs_ok = qc.pcrs_ok,
+			.reset_count = qc.quote.reset_count,
+			.restart_count = qc.quote.restart_count,
+			.clock_ms = (unsigned long long)qc.quote.clock,
+		};
+		audit.quote = &qsum;
+	}
 
 	if (audit.malformed || audit.io_error)
 		fprintf(stderr, "ima-audit: %s: %s at byte offset %llu\n",
@@ -644,26 +702,14 @@ int main(int argc, char **argv)
 		if (rc == IMA_EXIT_OK && !audit.policy_found)
 			rc = IMA_EXIT_FAIL;
 	} else if (json) {
-		if (quote) {
-			qsum = (struct ima_quote_summary) {
-				.tpm_generated =
-					qc.quote.magic == TPM_GENERATED_VALUE &&
-					qc.quote.type == TPM_ST_ATTEST_QUOTE,
-				.nonce_ok = qc.nonce_ok,
-				.sig_ok = qc.sig_ok,
-				.pcrs_ok = qc.pcrs_ok,
-				.reset_count = qc.quote.reset_count,
-				.restart_count = qc.quote.restart_count,
-				.clock_ms = (unsigned long long)qc.quote.clock,
-			};
-			audit.quote = &qsum;
-		}
 		ima_report_json(&audit, stdout);
 	} else {
 		if (quote)
 			print_quote(&qc, stdout);
 		ima_report_text(&audit, stdout);
 	}
+	if (html)
+		rc = html_page(html, &audit, &table, rc);
 	ima_audit_free(&audit);
 	if (fflush(stdout)) {
 		fprintf(stderr, "ima-audit: write error: %s\n",
@@ -679,5 +725,6 @@ out:
 	ima_listkeys_free(&listkeys);
 	ima_deny_free(deny);
 	ima_manifest_free(opts.manifest);
+	ima_table_free(&table);
 	return rc;
 }

@@ -249,7 +249,7 @@ static uint32_t extended_pcrs(const struct ima_audit *a)
 }
 
 /* What binds the list, and every waiver the user gave. */
-static void text_binding(const struct ima_audit *a, FILE *out)
+void ima_report_binding(const struct ima_audit *a, FILE *out)
 {
 	int p;
 
@@ -359,7 +359,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		      out);
 	fputc('\n', out);
 	text_kexec(a, out);
-	text_binding(a, out);
+	ima_report_binding(a, out);
 	text_pcrs(a, out);
 	if (a->opts->keys.n || a->opts->listkeys)
 		fprintf(out,
