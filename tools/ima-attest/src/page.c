@@ -98,6 +98,7 @@ static void json_eventlog(FILE *out, const struct att_page_verify *v)
 	const struct att_evlog *ev = v->ev;
 	const struct ima_pcr_values *q = v->quote_ok ? &v->qc->pcrs : NULL;
 	bool first = true;
+	char name[32];
 	int j, i;
 
 	if (!ev) {
@@ -112,10 +113,14 @@ static void json_eventlog(FILE *out, const struct att_page_verify *v)
 	}
 	fprintf(out, "null,\"events\":%u,\"banks\":[", ev->events);
 	for (j = 0; j < ev->nbanks; j++)
-		fprintf(out, "%s\"%s\"", j ? "," : "", ima_bank_name(ev->bank[j]));
+		fprintf(out, "%s\"%s\"", j ? "," : "",
+			att_evlog_bank_name(ev, j, name, sizeof(name)));
 	fputs("],\"pcrs\":[", out);
 	for (j = 0; j < ev->nbanks; j++) {
 		int b = ev->bank[j];
+
+		if (b < 0)
+			continue;	/* framed, not replayed */
 
 		for (i = 0; i < 10; i++) {
 			bool quoted = q && b >= 0 && (q->have[b] & (1u << i));

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ima_deny.h"
+#include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
 #include "ima_pcr.h"
@@ -69,6 +71,14 @@ struct ima_audit_opts {
 	bool allow_unverified_boot;	/* with a quote: waive boot_aggregate */
 	bool allow_sha1;		/* sha1 values bind too (waiver) */
 	const struct ima_quote_check *quote;	/* verified quote, or NULL */
+	/*
+	 * --ca: keys from the list's .ima records, chained to the CA, verify
+	 * signatures whose key id no --key has; each counts only if its
+	 * record is bound and covered (ima_listkeys.h). NULL: not used.
+	 */
+	struct ima_listkeys *listkeys;
+	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
+	const struct ima_denylist *deny;
 	/* every record read, after its checks (the page's entry table) */
 	void (*on_record)(void *ctx, const struct ima_record *rec);
 	void *record_ctx;
@@ -124,6 +134,10 @@ struct ima_audit {
 	/* input */
 	uint64_t bytes;
 	enum ima_byte_order order;
+	enum ima_list_format format;
+	const struct ima_hash_algo *list_alg;	/* of the template digests */
+	int list_bank;				/* its bank */
+	uint64_t ascii_bytes, ascii_lines;	/* ASCII input as read */
 	bool malformed, io_error;
 	uint64_t error_offset;
 	char error[200];
@@ -144,11 +158,13 @@ struct ima_audit {
 	char boot_algo[16];
 	uint8_t boot_digest[IMA_MAX_DIGEST];
 	unsigned int boot_len;
+	bool boot_pre_5_8;	/* matched PCRs 0-7 of a bank not sha1 */
 
 	struct ima_sig_counts sig;
 
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
+	uint64_t deny_checked, denied, deny_unchecked;	/* --deny */
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */

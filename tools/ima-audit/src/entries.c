@@ -268,6 +268,12 @@ static const char *const advice[IMA_FC_COUNT] = {
 		"Because the quote failed, no PCR value is trusted and no entry is attested: fix the quote first.",
 	[IMA_FC_KEXEC] =
 		"A kexec hand-over does not add up (entry count, list size, segment) or a kernel boundary is hidden: the list was cut or spliced.",
+	[IMA_FC_LIST_KEY] =
+		"A key the list put on .ima does not chain to the --ca certificate (or is a CA, or lacks digitalSignature), or the signature rests on a key whose own record is not attested: trust neither.",
+	[IMA_FC_DENIED] =
+		"The file (or buffer) is on the --deny list: a revoked binary ran on the machine, whatever its signature says.",
+	[IMA_FC_DENY_ALGO] =
+		"The deny list has no digest of this entry's algorithm, so it cannot clear it: add digests of that algorithm (sha256sum output) or measure with the list's.",
 };
 
 const char *ima_fail_class_advice(int cls)
