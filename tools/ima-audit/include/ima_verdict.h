@@ -38,7 +38,13 @@
 	X(QUOTE_SIGNATURE, "quote-signature")				\
 	X(QUOTE_PCR_DIGEST, "quote-pcr-digest")				\
 	X(QUOTE_UNATTESTED, "quote-unattested")	/* nothing bound */	\
-	X(KEXEC, "kexec-handover")	/* an ima_kexec record or hand-over */
+	X(KEXEC, "kexec-handover")	/* an ima_kexec record or hand-over */ \
+	X(LIST_KEY, "list-key")		/* a .ima key of the list (--ca)	\
+					 * refused, or one not attested	\
+					 * that a signature relies on */ \
+	X(DENIED, "denied")		/* the digest is in --deny's list */ \
+	X(DENY_ALGO, "deny-algorithm")	/* --deny lists no digest of the \
+					 * entry's algorithm */
 
 enum ima_fail_class {
 #define IMA_FC_ENUM(id, name) IMA_FC_##id,

@@ -5,12 +5,13 @@
     run-cases.py IMA_AUDIT DIR [PREFIX]
 
 NAME.expect was written by the generator from how the case was built
-(gen/mkredteam.py, gen/mkgolden.py): the exit status, the exact set of
-(entry index, failure class) the JSON report must list, and texts the
-report or stderr must contain; a `todo REASON` line marks a known
-limitation (the expectation is what ought to hold; its failure is
-reported "not ok ... # TODO REASON", never as a pass). Every case is also
-run for the text
+(gen/mkredteam.py, gen/mkgolden.py; gen/mkpublic.py from what a public
+source ships): the exit status, the exact set of (entry index, failure
+class) the JSON report must list, texts the report or stderr must
+contain (stdout-has, stderr-has) and texts the report must not
+(stdout-lacks); a `todo REASON` line marks a known limitation (the
+expectation is what ought to hold; its failure is reported "not ok ...
+# TODO REASON", never as a pass). Every case is also run for the text
 report, which must hold its verdict ("result:") once, as its last line,
 and, like stderr, no byte outside printable ASCII but the newline:
 nothing from the input may print a line or a terminal control of its
@@ -59,6 +60,7 @@ def check(name):
         args = shlex.split(f.read())
     exp_exit, fails, has, errhas, reason = None, set(), [], [], ""
     todo[name] = None
+    lacks = []
     with open(os.path.join(d, name + ".expect")) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -71,6 +73,8 @@ def check(name):
                 fails.add((idx, cls))
             elif line.startswith("stdout-has "):
                 has.append(line[11:])
+            elif line.startswith("stdout-lacks "):
+                lacks.append(line[13:])
             elif line.startswith("stderr-has "):
                 errhas.append(line[11:])
             elif line.startswith("todo "):
@@ -122,6 +126,9 @@ def check(name):
     for h in has:
         if h not in text:
             return "report lacks %r" % h
+    for h in lacks:
+        if h in text:
+            return "report has %r" % h
     return None
 
 
