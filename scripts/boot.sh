@@ -29,13 +29,13 @@ mode=${1:-check}
 run_name=${2:-$mode}
 variant=${KVARIANT:-patched}
 kdir=$CACHE/kernel/$variant
-vdir=$BUILD/$variant
+vdir=$(variant_dir "$variant")
 img=$vdir/rootfs$IMAGE_TAG.img
 timeout_s=${BOOT_TIMEOUT:-900}
 [ -f "$kdir/out/bzImage" ] || die "no $variant kernel: run \`make kernel\` first"
 [ -f "$img" ] || die "no $variant image: run \`make image\` first"
 
-rdir=$vdir/results/$run_name
+rdir=$(results_dir "$vdir" "$run_name")
 work=$vdir/run/$run_name
 console=$LOGS/console-$variant-$run_name.log
 rm -rf "$rdir" "$work"

@@ -1,10 +1,12 @@
 # shellcheck shell=bash
-# Common helpers for the stage scripts: logging, errors, traps, paths.
+# Common helpers for the stage scripts: logging, errors, traps, paths, the
+# boot files (boots.sh).
 # Sourced, never run.
 
 set -Eeuo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/boots.sh"
 LOGS=$BUILD/logs
 STAGE=${STAGE:-$(basename "${0%.sh}")}
 V=${V:-0}
@@ -124,10 +126,13 @@ console_errors() {
 	grep -aE '^\[ *[0-9]+\.[0-9]+\] (Kernel panic - not syncing|BUG: |kernel BUG at |Oops: |general protection fault|WARNING: CPU: |Unable to handle kernel )' "$1"
 }
 
-# boot_row NAME: "GLOBS|EXTRA" of boot NAME in tests/guest/boots
-boot_row() {
-	awk -F'|' -v n="$1" '$1 == n {print $2 "|" $3; f = 1} END {exit !f}' "$TOP/tests/guest/boots" ||
-		die "no boot '$1' in tests/guest/boots"
+# kernel_tree: the Debian kernel source (linux-source-VER) that KVARIANT's
+# kernel is built from: VER for upstream-VER, else 6.1
+kernel_tree() {
+	case ${KVARIANT:-patched} in
+	upstream-*) echo "${KVARIANT#upstream-}" ;;
+	*) echo 6.1 ;;
+	esac
 }
 
 # tap_count TAPFILE: "PASS FAIL SKIP TODO WHY" of one TAP stream. A result

@@ -11,7 +11,7 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 
 A=/opt/ima-stack/appraise
 grep -q 'appraise func=BPRM_CHECK appraise_type=imasig' "$IMA_SFS/policy" ||
-	tap_bail "this suite needs the appraise-all policy (ima_stack.policy=/etc/ima/appraise-all)"
+	tap_bail "this suite needs the appraise-all policy (tests/boots/appraise-all.boot: /etc/ima/appraise-all-policy)"
 rw=/var/lib/ima-stack-rw	# on the root file system (ext4), appraised
 mkdir -p "$rw"
 [ "$(stat -f -c %T "$rw")" = ext2/ext3 ] || tap_bail "$rw is not on the ext4 root"
