@@ -5,6 +5,7 @@
 #   make demo       build, boot the guest, print a readable report
 #   make attest     poll a running guest (also the attest/poll suite of make check)
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
+#   make lint       shellcheck on every script, the C warning flags (in make check)
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
 #   make check-6.12  the read-cache boot on unpatched linux-source-6.12 (patch 0003)
@@ -19,8 +20,8 @@ export V ?= 0
 S := scripts
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo attest check \
-	shell check-pristine check-6.12 redgreen series-check bench-kernel bench-appraise clean \
-	distclean
+	lint shell check-pristine check-6.12 redgreen series-check bench-kernel bench-appraise \
+	clean distclean
 
 all: image
 
@@ -55,6 +56,11 @@ attest: image
 # check runs the build stages itself (timed, rootfs beside the kernel)
 check: deps
 	@$(S)/check.sh
+
+# shellcheck at severity warning on every shell script, every C file with
+# the builds' warning flags; TAP (make check runs it as host/lint)
+lint: deps
+	@$(S)/lint.sh
 
 shell: image
 	@KCMDLINE_EXTRA="$${IMA_STACK_POLICY:+ima_stack.policy=/etc/ima/user-policy}" $(S)/boot.sh shell

@@ -32,7 +32,7 @@ attest=$TOP/tools/ima-attest/build/ima-attest
 # before the boot starts (boot.sh removes it too, but only a moment later)
 boot_id=$(openssl rand -hex 8)
 rm -rf "$work"
-IMA_STACK_ATTEST=1 IMA_STACK_NONCE= IMA_STACK_BOOT_ID=$boot_id IMA_STACK_RESTART=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
+IMA_STACK_ATTEST=1 IMA_STACK_NONCE='' IMA_STACK_BOOT_ID=$boot_id IMA_STACK_RESTART=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
 	"$TOP/scripts/boot.sh" attest "$run" >"$dir/boot.log" 2>&1 &
 boot_pid=$!
 finish() {
@@ -50,7 +50,6 @@ else
 	tap_bail "no enrolled AK: no round can be verified"
 fi
 enrolled=$work/verifier
-n=0
 
 # request R VERB [K=V...]: one message to the agent, the reply in $dir/R
 request() {

@@ -89,6 +89,7 @@ cmdline+=" ima_stack.mode=$mode ima_stack.tests=${IMA_STACK_TESTS:-*}"
 [ "$attest" = 1 ] && cmdline+=" ima_stack.attest=1"
 [ -n "${KCMDLINE_EXTRA:-}" ] && cmdline+=" $KCMDLINE_EXTRA"
 
+# shellcheck disable=SC2054 # the commas are QEMU option syntax
 qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
 	-nographic -monitor none
 	-kernel "$kdir/out/bzImage" -append "$cmdline"

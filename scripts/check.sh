@@ -230,6 +230,8 @@ fi
 if want host; then
 	# the auditor's own suite: unit, golden and fuzz tests (ASan/UBSan)
 	suite "host/ima-audit" make -s -C "$TOP/tools/ima-audit" check
+	# make lint: shellcheck on every script, the C warning flags
+	suite "host/lint" "$TOP/scripts/lint.sh"
 	for t in "$TOP"/tests/host/*.sh; do
 		[ -f "$t" ] && suite "host/$(basename "$t" .sh)" bash "$t"
 	done

@@ -13,7 +13,9 @@ case $IMAGE_TAG in "" | -bench) ;; *) echo "IMA_STACK_IMAGE_TAG=$IMAGE_TAG: use 
 # build/keys holds public material only
 # (IMA_STACK_KEYS=DIR imports the user's CA and IMA key: a key set of its
 # own, named by the certificates' hash)
+# shellcheck disable=SC2034 # for the scripts that source this
 KEYS_PRIVATE=$CACHE/keys/${IMA_KEY_TYPE:-rsa}
+# shellcheck disable=SC2034
 if [ -n "${IMA_STACK_KEYS:-}" ]; then
 	KEYS_PRIVATE=$CACHE/keys/import-$({ cat "$IMA_STACK_KEYS/ca.pem" "$IMA_STACK_KEYS/ima.pem" 2>/dev/null || :; } |
 		sha256sum | cut -c1-12)

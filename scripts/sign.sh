@@ -150,7 +150,7 @@ fx_tamper() {
 # fx_variants PATH: PATH signed, plus PATH-unsigned, -tampered and -rogue
 # copies (before the extension: fw.bin -> fw-unsigned.bin)
 fx_variants() {
-	local f=${1##*/} base=$1 ext= v
+	local f=${1##*/} base=$1 ext='' v
 	if [[ $f == *.* ]]; then
 		ext=.${f##*.}
 		base=${1%.*}
@@ -180,7 +180,9 @@ fixtures() {
 		trap 'printf "[%s] error: the fixtures of %s failed at %s:%s: %s\n" "$STAGE" "$name" "$frag" "$LINENO" "$BASH_COMMAND" >&2; exit 1' ERR
 		# "... | fx_text PATH" must record PATH in this shell
 		shopt -s lastpipe
+		# shellcheck disable=SC2034 # KOUT and KOBJ are for the fragment
 		FX_ROOT=$tmp KOUT=$kdir/out KOBJ=$kdir/obj
+		# shellcheck source=/dev/null # a tests/guest/*.fixtures fragment
 		. "$frag"
 		mkdir -p "$tmp/opt/ima-stack/fixtures"
 		{

@@ -14,7 +14,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-R=$IMA_STACK_RESULTS
 K=$IMA_STACK/kexec
 BIN=$IMA_SFS/binary_runtime_measurements
 
