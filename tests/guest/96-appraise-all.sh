@@ -1,5 +1,6 @@
 #!/bin/bash
-# Under policies/appraise-all (the appraise-all boot: every file of the image
+# Under the appraise-all boot's policy (policies/appraise-all.rules after
+# ima-policy, tests/boots/appraise-all.boot: every file of the image
 # signed, BPRM_CHECK, MMAP_CHECK with PROT_EXEC and root-owned FILE_CHECK
 # appraised, imasig only): what it refuses, what it lets through, and what
 # IMA in 6.1 does not stop. The rest of the guest suite runs in the same

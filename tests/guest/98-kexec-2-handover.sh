@@ -101,7 +101,7 @@ if [ "$(cat /sys/kernel/kexec_crash_size)" -gt 0 ]; then
 		tap_fail "kexec -s -p loads a crash kernel" "$o"
 	fi
 else
-	tap_fail "kexec -s -p loads a crash kernel" "no crash kernel memory: is crashkernel= on the boot row?"
+	tap_fail "kexec -s -p loads a crash kernel" "no crash kernel memory: is crashkernel= in tests/boots/kexec.boot?"
 fi
 rm -rf "$tmp"
 tap_done
