@@ -10,6 +10,7 @@
 # Outputs: medians and their ratio on stdout; per-boot figures in
 #          build/<variant>/bench-appraise/times.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 
 variant=${KVARIANT:-patched}
 n=${BENCH_BOOTS:-3}

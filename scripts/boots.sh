@@ -3,8 +3,8 @@
 # The guest boots, read in one place. Each boot of `make check` is one file,
 # tests/boots/NAME.boot (IMA_STACK_BOOTS names another directory, for
 # tests); scripts/check.sh runs them in the order of their names, and
-# scripts/sign.sh composes the policies they declare. Sourced by lib.sh,
-# never run.
+# scripts/sign.sh composes the policies they declare. Sourced after lib.sh
+# (its die), never run.
 #
 # A boot file holds "KEY = VALUE" lines; blank lines and lines whose first
 # character that is not a blank is "#" are ignored. A key given twice, a

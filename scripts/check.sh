@@ -13,6 +13,7 @@
 # Skips are counted apart from passes; a suite that crashes or reports no
 # plan counts as a failure.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 
 variant=${KVARIANT:-patched}
 vdir=$(variant_dir "$variant")

@@ -5,6 +5,7 @@
 # Inputs: the image and kernel (make builds them first).
 # Outputs: build/<variant>/results/demo/, the report on stdout.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 
 variant=${KVARIANT:-patched}
 nonce=$(openssl rand -hex 20)

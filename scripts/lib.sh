@@ -1,12 +1,10 @@
 # shellcheck shell=bash
-# Common helpers for the stage scripts: logging, errors, traps, paths, the
-# boot files (boots.sh).
+# Common helpers for the stage scripts: logging, errors, traps, paths.
 # Sourced, never run.
 
 set -Eeuo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
-. "$(dirname "${BASH_SOURCE[0]}")/boots.sh"
 LOGS=$BUILD/logs
 STAGE=${STAGE:-$(basename "${0%.sh}")}
 V=${V:-0}

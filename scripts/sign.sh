@@ -17,6 +17,7 @@
 # Outputs: build/<variant>/signed/, the guest's tree, and its stamp.
 #          Rebuilt from scratch when an input changes; safe to run twice.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 need evmctl ima-evm-utils
 need setfattr attr
 

@@ -19,7 +19,7 @@ mkdir -p "$bad"
 # reads NAME: boot_read of $bad/NAME.boot; "exit|first line of stderr"
 reads() {
 	local rc=0 err
-	err=$(IMA_STACK_BOOTS=$bad BUILD=$tmp/b bash -c ". '$TOP/scripts/lib.sh'; boot_read '$1'" 2>&1 >/dev/null) || rc=$?
+	err=$(IMA_STACK_BOOTS=$bad BUILD=$tmp/b bash -c ". '$TOP/scripts/lib.sh'; . '$TOP/scripts/boots.sh'; boot_read '$1'" 2>&1 >/dev/null) || rc=$?
 	echo "$rc|$(head -n 1 <<<"$err")"
 }
 # refused NAME MESSAGE TEXT: a boot file of TEXT is refused, its error
@@ -57,13 +57,13 @@ tap_like "boot file refused: a name that is not one" "$(reads 'Main')" "^1\|.*er
 printf '%s\n' '# a comment' '' '  # an indented comment' 'suites = 10-*,20-*' 'cmdline = quiet  ' \
 	'policy = ima-policy appraise-all.rules' 'nonce = yes' 'audit = no' \
 	'host-checks = tests/host/boot/kexec.sh' 'trees = 6.1 6.12' >"$bad/good.boot"
-tap_is "a boot file with every key is read" "$(IMA_STACK_BOOTS=$bad BUILD=$tmp/b bash -c ". '$TOP/scripts/lib.sh'
+tap_is "a boot file with every key is read" "$(IMA_STACK_BOOTS=$bad BUILD=$tmp/b bash -c ". '$TOP/scripts/lib.sh'; . '$TOP/scripts/boots.sh'
 	boot_read good; echo \"\$B_SUITES|\$(boot_kcmdline)|\$B_NONCE|\$B_AUDIT|\$B_CHECKS|\$B_TREES\"")" \
 	"10-*,20-*|quiet ima_stack.policy=/etc/ima/good-policy|yes|no|tests/host/boot/kexec.sh|6.1 6.12"
 
 # --- 2. the real boot files: each parses; its suites, policy parts and
 #        checks exist; the policies it joins are the parts it names
-lib() { BUILD=$tmp/b bash -c ". '$TOP/scripts/lib.sh'; $1"; }
+lib() { BUILD=$tmp/b bash -c ". '$TOP/scripts/lib.sh'; . '$TOP/scripts/boots.sh'; $1"; }
 mapfile -t names < <(lib boot_names)
 tap_cmd "tests/boots holds boot files" test "${#names[@]}" -gt 0
 for n in "${names[@]}"; do
@@ -99,7 +99,7 @@ tap_is "only the boots that join a policy write one" "$(ls "$root/etc/ima" | pas
 printf 'suites = 10-*\npolicy = ima-policy ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK\n' >"$bad/drop2.boot"
 printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=NO_SUCH_CHECK\n' >"$bad/drop0.boot"
 for d in drop2:2 drop0:0; do
-	run_rc env IMA_STACK_BOOTS="$bad" BUILD="$tmp/b" bash -c ". '$TOP/scripts/lib.sh'; boot_read ${d%:*}; boot_policy_compose '$root'"
+	run_rc env IMA_STACK_BOOTS="$bad" BUILD="$tmp/b" bash -c ". '$TOP/scripts/lib.sh'; . '$TOP/scripts/boots.sh'; boot_read ${d%:*}; boot_policy_compose '$root'"
 	tap_like "policy-drop matching ${d#*:} rules: refused" "$rc|$out" \
 		"^1\|.*error: boot ${d%:*}: policy-drop 'appraise func=[A-Z_]+' matches ${d#*:} rules of its policy"
 done
@@ -187,7 +187,7 @@ tap_is "a new boot file: the run reports its suite, ran, audit and check, and no
 tap_is "a new boot file: the run's count grows by its four suites" "$last" "$(($(wc -l <"$tmp/suites.1") + 4)) passed, 0 failed"
 root2=$tmp/root2
 mkdir -p "$root2/etc/ima"
-IMA_STACK_BOOTS=$fake/tests/boots BUILD=$tmp/b bash -c ". '$fake/scripts/lib.sh'; boot_read new-boot; boot_policy_compose '$root2'"
+IMA_STACK_BOOTS=$fake/tests/boots BUILD=$tmp/b bash -c ". '$fake/scripts/lib.sh'; . '$fake/scripts/boots.sh'; boot_read new-boot; boot_policy_compose '$root2'"
 tap_is "a new boot file: the sign stage joins its policy from the parts it names" \
 	"$(sha256sum <"$root2/etc/ima/new-boot-policy")" "$(cat "$TOP/policies/ima-policy" "$TOP/policies/extra.policy" | sha256sum)"
 
