@@ -73,7 +73,7 @@ else
 fi
 mk=()
 for m in tools/*/Makefile; do
-	grep -qE "^WARN[[:space:]]*:?=[[:space:]]*$WARN[[:space:]]*$" "$m" || mk+=("$m")
+	grep -qE "^WARN[[:space:]]*:?=[[:space:]]*${WARN}[[:space:]]*\$" "$m" || mk+=("$m")
 done
 tap_is "every tool's Makefile builds with WARN := $WARN" "${mk[*]:-}" ""
 tap_done
