@@ -285,6 +285,8 @@ if want guest; then
 fi
 
 echo "# --- times: ${times[*]} (total $(elapsed))"
+# kept for make measurements (scripts/measurements.sh), one "NAME Ns" a line
+printf '%s\n' "${times[@]}" >"$sumdir/times"
 echo "# --- summary ($variant kernel)"
 cat "$sumdir/summary" 2>/dev/null || true
 if [ "${todo:-0}" -gt 0 ]; then
@@ -293,7 +295,7 @@ if [ "${todo:-0}" -gt 0 ]; then
 	grep -h '^not ok [0-9]*.*# TODO' "$sumdir"/*.tap "${r%@}"*/tap/*.tap 2>/dev/null |
 		sed 's/^not ok [0-9]* - /#   /' || true
 fi
-# what this run was, for scripts/redgreen.sh's table
+# what this run was, for scripts/redgreen.sh's table and make measurements
 {
 	echo "date $(date -u '+%F %H:%M UTC')"
 	echo "commit $commit (at the run's start)"

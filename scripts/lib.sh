@@ -200,6 +200,21 @@ tally() {
 	printf '# %-34s %3d passed, %d failed, %d skipped, %d todo\n' "$name" "$p" "$f" "$s" "$t"
 }
 
+# splice FILE BEGIN END TEXT_FILE: replace what lies between FILE's marker
+# lines BEGIN and END (each a whole line) with TEXT_FILE's content (the
+# generated parts of README.md, the cover letter, docs/measurements.md)
+splice() {
+	local file=$1 begin=$2 end=$3 text=$4
+	if ! grep -qxF -- "$begin" "$file" || ! grep -qxF -- "$end" "$file"; then
+		die "$file lacks the marker lines '$begin' and '$end'"
+	fi
+	awk -v b="$begin" -v e="$end" -v t="$text" '
+		$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
+		$0 == e { skip = 0 }
+		!skip' "$file" >"$file.new"
+	mv "$file.new" "$file"
+}
+
 # stamp_ok NAME HASH: true when stage NAME already ran with HASH.
 stamp_ok() {
 	[ -f "$2" ] && [ "$(cat "$2")" = "$1" ]

@@ -150,21 +150,11 @@ if [ "$write" = 0 ]; then
 fi
 [ "$rc" = 0 ] || die "not writing a table with missing suites (above)"
 
-# replace what lies between the marker lines of FILE
-splice() {
-	local file=$1 begin=$2 end=$3
-	if ! grep -qxF -- "$begin" "$file" || ! grep -qxF -- "$end" "$file"; then
-		die "$file lacks the marker lines '$begin' and '$end'"
-	fi
-	awk -v b="$begin" -v e="$end" -v t="$tmp" '
-		$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
-		$0 == e { skip = 0 }
-		!skip' "$file" >"$file.new"
-	mv "$file.new" "$file"
-	log "table written into $file"
-}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 printf '%s\n' "$out" >"$tmp"
-splice "${REDGREEN_README:-$TOP/README.md}" '<!-- redgreen:begin -->' '<!-- redgreen:end -->'
-splice "${REDGREEN_COVER:-$TOP/kernel-patches/0000-cover-letter.patch}" '[redgreen:begin]' '[redgreen:end]'
+readme=${REDGREEN_README:-$TOP/README.md} cover=${REDGREEN_COVER:-$TOP/kernel-patches/0000-cover-letter.patch}
+splice "$readme" '<!-- redgreen:begin -->' '<!-- redgreen:end -->' "$tmp"
+log "table written into $readme"
+splice "$cover" '[redgreen:begin]' '[redgreen:end]' "$tmp"
+log "table written into $cover"
