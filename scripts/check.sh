@@ -134,7 +134,7 @@ plan_boot() {
 # plan_boots: every boot file, or CHECK_BOOTS: lines, each an ad-hoc row
 # NAME|GLOBS|EXTRA or boot names (blanks or commas between them)
 plan_boots() {
-	local line n g e
+	local line n g e names
 	if [ -z "${CHECK_BOOTS:-}" ]; then
 		while read -r n; do plan_boot "$n"; done < <(boot_names)
 		[ ${#boots[@]} -gt 0 ] || die "no boot files in $BOOTS_DIR"
@@ -145,7 +145,9 @@ plan_boots() {
 		*"|"*)
 			IFS='|' read -r n g e <<<"$line"
 			plan_boot "$n" "$g" "$e" ;;
-		*) for n in ${line//,/ }; do plan_boot "$n"; done ;;
+		*)
+			read -ra names <<<"${line//,/ }"
+			for n in "${names[@]}"; do plan_boot "$n"; done ;;
 		esac
 	done <<<"$CHECK_BOOTS"
 }

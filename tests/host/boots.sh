@@ -225,6 +225,9 @@ tap_like "CHECK_BOOTS naming no boot file: the run stops, naming it and the boot
 fake_check CHECK_BOOTS='main,main'
 tap_like "CHECK_BOOTS naming a boot twice: the run stops" "$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" \
 	"^\|.*error: boot main is named twice in this run"
+fake_check CHECK_BOOTS='*'
+tap_like "CHECK_BOOTS naming '*': not a glob over the current directory, a bad name" \
+	"$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" "^\|.*error: boot name '\*'"
 fake_check CHECK_BOOTS='poll|10-*|'
 tap_like "CHECK_BOOTS row for a driver boot: the run stops" "$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" \
 	"^\|.*error: CHECK_BOOTS row 'poll\|10-\*\|': boot poll makes its own boot"
