@@ -219,17 +219,17 @@ tap_is "CHECK_BOOTS row with a new name: booted and audited, nothing more" "$(pa
 fake_check CHECK_BOOTS=poll
 tap_is "CHECK_BOOTS=poll: the driver boot alone, counted as its suite" \
 	"$(paste -sd';' "$tmp/calls.$runs")|$(paste -sd' ' "$tmp/suites.$runs")" "scripts/attest-poll.sh fake-poll|attest/poll"
-fake_check CHECK_BOOTS='main no-such'
-tap_like "CHECK_BOOTS naming no boot file: the run stops, naming it and the boots there are" \
-	"$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" "^\|.*error: no boot 'no-such' .*; the boots are: ahash appraise-all "
-fake_check CHECK_BOOTS='main,main'
-tap_like "CHECK_BOOTS naming a boot twice: the run stops" "$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" \
-	"^\|.*error: boot main is named twice in this run"
-fake_check CHECK_BOOTS='*'
-tap_like "CHECK_BOOTS naming '*': not a glob over the current directory, a bad name" \
-	"$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" "^\|.*error: boot name '\*'"
-fake_check CHECK_BOOTS='poll|10-*|'
-tap_like "CHECK_BOOTS row for a driver boot: the run stops" "$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" \
-	"^\|.*error: CHECK_BOOTS row 'poll\|10-\*\|': boot poll makes its own boot"
+# stops NAME CHECK_BOOTS ERROR: the run with that CHECK_BOOTS boots nothing
+# and stops with ERROR (a regex)
+stops() {
+	fake_check CHECK_BOOTS="$2"
+	tap_like "$1" "$(cat "$tmp/calls.$runs")|$(grep -h error: "$tmp/err.$runs")" "^\|.*error: $3"
+}
+stops "CHECK_BOOTS naming no boot file: the run stops, naming it and the boots there are" 'main no-such' \
+	"no boot 'no-such' .*; the boots are: ahash appraise-all "
+stops "CHECK_BOOTS naming a boot twice: the run stops" 'main,main' "boot main is named twice in this run"
+stops "CHECK_BOOTS naming '*': not a glob over the current directory, a bad name" '*' "boot name '\*'"
+stops "CHECK_BOOTS row for a driver boot: the run stops" 'poll|10-*|' \
+	"CHECK_BOOTS row 'poll\|10-\*\|': boot poll makes its own boot"
 
 tap_done
