@@ -6,11 +6,11 @@
 #     shell="), following what each sources (-x, paths from the script's
 #     directory); a warning that is not one carries a directive with the
 #     reason beside it;
-#   - every C file compiled, syntax and warnings only, with the warning
-#     flags of the builds, WARN = -Wall -Wextra -Werror, by gcc and clang
-#     (the tools build with both); cmocka tests also with
-#     -Wno-unused-parameter, as their builds (a test takes a state it may
-#     not use); and each tool's Makefile still sets that WARN.
+#   - every C file compiled, syntax and warnings only, by gcc and clang (the
+#     tools build with both) with WARN = -Wall -Wextra -Werror and the rest
+#     of its build's flags (a tool's BASE_CFLAGS; cmocka tests also
+#     -Wno-unused-parameter, as their builds); and each tool's Makefile
+#     still sets that WARN.
 # Inputs: the files git tracks (every file under the tree without git).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib/tap.sh"
@@ -39,29 +39,40 @@ else
 	tap_fail "shellcheck -S warning: ${#sh[@]} shell scripts, no warning" "$out"
 fi
 
-# --- C: the flags each file is built with
-# cflags FILE: the include directories and options of FILE's build
-cflags() {
-	case $1 in
-	tools/ima-audit/*) printf '%s\n' -std=c11 -D_GNU_SOURCE -Itools/ima-audit/include ;;
-	tools/ima-attest/*) printf '%s\n' -std=gnu11 -D_GNU_SOURCE -Itools/ima-attest/include -Itools/ima-audit/include \
-		-DDATA_DIR=\"tools/ima-attest/tests/data\" ;;
-	*) echo -std=gnu11 ;;
-	esac
-	case $1 in */tests/test_*.c) echo -Wno-unused-parameter ;; esac
+# --- C: each file with the flags of its own build. A tool's files (its
+# BASE_CFLAGS, read from its Makefile, less the dependency-file options),
+# compiled in its directory after a build of the tool, which makes the
+# headers it generates; the guest's kcall.c as sign.sh builds it.
+# tool_cflags DIR: DIR's BASE_CFLAGS
+tool_cflags() {
+	make -s --no-print-directory -C "$1" -f Makefile -f - lint-print-cflags <<<'lint-print-cflags: ; @echo $(BASE_CFLAGS)' |
+		tr ' ' '\n' | grep -v '^-M' | sed '/^$/d'
 }
+ccs=()
+for cc in gcc clang; do command -v "$cc" >/dev/null && ccs+=("$cc"); done
+[ ${#ccs[@]} -gt 0 ] || tap_bail "neither gcc nor clang found: run \`make deps\`"
 c=() bad=()
 for f in "${files[@]}"; do
 	case $f in *.c) [ -f "$f" ] && c+=("$f") ;; esac
 done
-ccs=()
-for cc in gcc clang; do command -v "$cc" >/dev/null && ccs+=("$cc"); done
-[ ${#ccs[@]} -gt 0 ] || tap_bail "neither gcc nor clang found: run \`make deps\`"
+declare -A cflags
 for f in "${c[@]}"; do
-	mapfile -t fl < <(cflags "$f")
+	dir=. fl=()
+	case $f in
+	tools/*/*)
+		dir=${f#tools/} dir=tools/${dir%%/*}
+		if [ -z "${cflags[$dir]:-}" ]; then
+			make -s -C "$dir" >/dev/null 2>&1 || bad+=("make -C $dir failed")
+			cflags[$dir]=$(tool_cflags "$dir")
+		fi
+		mapfile -t fl <<<"${cflags[$dir]}"
+		;;
+	esac
+	# cmocka tests, as their builds: a test takes a state it may not use
+	case $f in */tests/test_*.c) fl+=(-Wno-unused-parameter -DDATA_DIR='"tests/data"') ;; esac
 	for cc in "${ccs[@]}"; do
 		# shellcheck disable=SC2086 # WARN is a list of flags
-		if ! o=$("$cc" -fsyntax-only $WARN "${fl[@]}" "$f" 2>&1); then
+		if ! o=$(cd "$dir" && "$cc" -fsyntax-only $WARN "${fl[@]}" "${f#"$dir"/}" 2>&1); then
 			bad+=("$cc $f: $(head -n 3 <<<"$o")")
 		fi
 	done

@@ -18,6 +18,7 @@ need_header() {
 case $what in
 build)
 	need_cmd "$1" gcc
+	need_cmd xxd xxd
 	need_header "$1" openssl/evp.h libssl-dev
 	;;
 check)

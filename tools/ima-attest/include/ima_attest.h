@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ima_deny.h"
 #include "ima_pcr.h"
 
 #define ATT_ALG_RSA		0x0001
@@ -131,32 +132,45 @@ int att_kdfa(uint16_t hash, const uint8_t *key, size_t key_len,
 
 /* --- the firmware's event log (TCG PC Client, crypto-agile) ----------- */
 #define ATT_EV_NO_ACTION	0x00000003u
-#define ATT_EV_MAX_BANKS	4
+#define ATT_EV_EFI_HCRTM_EVENT	0x80000010u
+#define ATT_EV_MAX_BANKS	8
 #define ATT_EV_MAX_EVENTS	100000u
 #define ATT_EV_MAX_EVENT_SIZE	(1u << 20)
 #define ATT_EV_PCRS		24
 
 struct att_evlog {
+	bool sha1_log;				/* the SHA1 (TCG 1.2) format */
 	int nbanks;
 	uint16_t alg[ATT_EV_MAX_BANKS];		/* Spec ID Event03 order */
 	uint16_t size[ATT_EV_MAX_BANKS];
-	int bank[ATT_EV_MAX_BANKS];		/* enum ima_bank */
+	int bank[ATT_EV_MAX_BANKS];		/* enum ima_bank; -1: an
+						 * algorithm framed, not
+						 * replayed (sm3_256, ...) */
 	uint32_t events;			/* TCG_PCR_EVENT2 records */
 	uint32_t touched;			/* bit n: PCR n extended */
-	uint8_t locality;			/* StartupLocality, 0 if none */
+	uint8_t locality;			/* StartupLocality, 0 if none;
+						 * 4 after an H-CRTM */
+	bool hcrtm;				/* EV_EFI_HCRTM_EVENT first in
+						 * PCR 0 */
 	uint8_t pcr[ATT_EV_MAX_BANKS][ATT_EV_PCRS][ATT_MAX_DIGEST];
 	uint64_t err_offset;
 };
 
 /*
- * Parse and replay a whole log: the first record a TCG_PCClientPCREvent
- * carrying the Spec ID Event03, the rest TCG_PCR_EVENT2 with a digest for
- * each algorithm the Spec ID names. EV_NO_ACTION records are not extended
- * (a StartupLocality event sets PCR 0's initial value). 0, or -1 with err
- * and err_offset.
+ * Parse and replay a whole log: crypto agile (the first record a
+ * TCG_PCClientPCREvent carrying the Spec ID Event03, the rest
+ * TCG_PCR_EVENT2 with a digest for each algorithm the Spec ID names), or
+ * the SHA1 format (TCG_PCClientPCREvent records only: ev->sha1_log, one
+ * sha1 bank). EV_NO_ACTION records are not extended, whatever PCR index
+ * they carry (a StartupLocality event sets PCR 0's initial value, and so
+ * does an EV_EFI_HCRTM_EVENT first in PCR 0: to 4). 0, or -1 with err and
+ * err_offset.
  */
 int att_evlog_replay(struct att_evlog *ev, const uint8_t *buf, size_t len,
 		     char *err, size_t errlen);
+/* Bank j's name: "sha256", or "0x0012 (not replayed)" in buf. */
+const char *att_evlog_bank_name(const struct att_evlog *ev, int j,
+				char *buf, size_t len);
 /* The replayed values in ima_pcr terms (every PCR 0-23 of every bank). */
 void att_evlog_values(const struct att_evlog *ev, struct ima_pcr_values *v);
 
@@ -253,6 +267,8 @@ struct att_poll_round {
 	size_t entries_len;
 	uint64_t offset;		/* where the guest says they start */
 	void *verifier;			/* struct ima_verifier *, or NULL */
+	/* --deny: an entry whose digest is listed fails, or NULL */
+	const struct ima_denylist *deny;
 	/* outputs */
 	uint64_t verified;		/* new entries covered by the quote */
 	uint64_t uncovered;		/* entries after the quote: next round */

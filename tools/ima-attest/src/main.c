@@ -19,25 +19,31 @@
  *   ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG
  *                     --quote-pcrs VALUES --nonce HEX --eventlog LOG
  *                     [--list BINARY_RUNTIME_MEASUREMENTS]
+ *                     [--html FILE [--rounds JSONL]]
  *	The quote must verify with the enrolled AK (ima-audit's quote checks)
  *	and the firmware's event log must replay, in every quoted bank, to the
  *	quoted PCRs 0-9; boot_aggregate derived from the replayed PCRs must be
- *	the list's first entry.
+ *	the list's first entry. --html writes the result as the page of
+ *	ima-audit --html (with polling rounds recorded one JSON object a line).
  *
  *   ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG
  *                   --quote-pcrs VALUES --nonce HEX --entries FILE
- *                   --offset BYTES [--key CERT]
+ *                   --offset BYTES [--key CERT] [--deny FILE]
  *	One round of incremental verification: a fresh quote by the enrolled
  *	AK and only the list entries from byte BYTES on, verified from the
  *	state FILE (made on the first round, updated when the round passes).
+ *	With --deny (ima-audit's deny list forms), a new entry whose digest
+ *	is listed fails the round, signed or not.
  *
  *   ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]
  *	One message to the guest agent (each VALUE's bytes, hex-encoded on
  *	the wire); the reply's verb and each of its fields into DIR/<key>.
  *
  *   ima-attest eventlog LOG
- *	Parse and replay a firmware event log; print every bank's value of
- *	every PCR the log extends ("sha256:N HEX"), for cross-checks.
+ *	Parse and replay a firmware event log (crypto agile, or the SHA1
+ *	format of TCG 1.2); print every bank's value of every PCR the log
+ *	extends ("sha256:N HEX"), for cross-checks, and on stderr its format
+ *	and banks (a SHA1 log attests the sha1 bank only).
  *
  * Results on stdout, diagnostics on stderr. Exit status: 0 proven, 1 refused
  * (reasons printed), 2 usage or I/O error.
@@ -56,6 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "att_page.h"
 #include "ima_attest.h"
 #include "ima_hash.h"
 #include "ima_log.h"
@@ -70,9 +77,10 @@ static void usage(void)
 		"usage: ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain PEM] --out DIR [--timeout S]\n"
 		"                         [--boot ID]\n"
 		"       ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG --quote-pcrs VALUES\n"
-		"                         --nonce HEX --eventlog LOG [--list LIST]\n"
+		"                         --nonce HEX --eventlog LOG [--list LIST] [--html FILE [--rounds JSONL]]\n"
 		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
 		"                       --quote-pcrs VALUES --nonce HEX --entries FILE --offset BYTES [--key CERT]\n"
+"                       [--deny FILE]\n"
 		"       ima-attest request --channel SOCK --out DIR VERB [KEY=VALUE...]\n"
 		"       ima-attest eventlog LOG\n");
 	exit(2);
@@ -488,10 +496,15 @@ static int cmd_verify(int argc, char **argv)
 		{ "nonce", required_argument, NULL, 'n' },
 		{ "eventlog", required_argument, NULL, 'l' },
 		{ "list", required_argument, NULL, 'L' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "rounds", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *msgf = NULL, *sigf = NULL, *pcrf = NULL;
 	const char *noncehex = NULL, *logf = NULL, *listf = NULL;
+	const char *html = NULL, *rounds = NULL, *proven[3], *ev_error = NULL;
+	bool have_agg = false, have_want = false;
+	int nproven = 0;
 	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *log = NULL;
 	size_t msg_len, sig_len, vals_len, log_len;
 	uint8_t nonce[64], agg[32], want[32];
@@ -500,7 +513,7 @@ static int cmd_verify(int argc, char **argv)
 	struct ima_pcr_values rv;
 	char err[256], path[4096], hx[65];
 	struct att_evlog *ev = NULL;
-	int opt, rc = 2, nlen, i, st;
+	int opt, rc = 2, nlen, i, st, def = IMA_BOOT_DEF_NONE;
 	bool quote_ok = false;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -512,10 +525,13 @@ static int cmd_verify(int argc, char **argv)
 		case 'n': noncehex = optarg; break;
 		case 'l': logf = optarg; break;
 		case 'L': listf = optarg; break;
+		case 'H': html = optarg; break;
+		case 'R': rounds = optarg; break;
 		default: usage();
 		}
 	}
-	if (!dir || !msgf || !sigf || !pcrf || !noncehex || !logf || optind != argc)
+	if (!dir || !msgf || !sigf || !pcrf || !noncehex || !logf || optind != argc ||
+	    (rounds && !html))
 		usage();
 	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
 	if (nlen <= 0 || (size_t)nlen * 2 != strlen(noncehex)) {
@@ -559,6 +575,8 @@ static int cmd_verify(int argc, char **argv)
 			att_reason(&rs, "quote: %s", qc.error[0] ? qc.error : "not verified");
 	}
 	printf("quote (enrolled AK, nonce, pcrDigest): %s\n", quote_ok ? "PASS" : "FAIL");
+	if (quote_ok)
+		proven[nproven++] = "quote (enrolled AK, nonce, pcrDigest): PASS";
 	/* 2. the firmware log, replayed, against the quoted PCRs 0-9 */
 	ev = calloc(1, sizeof(*ev));
 	log = slurp(logf, MAX_FILE, &log_len);
@@ -568,30 +586,47 @@ static int cmd_verify(int argc, char **argv)
 	}
 	if (!log) {
 		att_reason(&rs, "firmware event log %s: %s", logf, strerror(errno));
+		ev_error = rs.r[rs.n - 1];
 	} else if (att_evlog_replay(ev, log, log_len, err, sizeof(err))) {
+		ev_error = err;
 		att_reason(&rs, "firmware event log does not parse: %s (record at byte %llu)",
 			   err, (unsigned long long)ev->err_offset);
 	} else {
-		printf("firmware event log: %u events, banks", ev->events);
+		printf("firmware event log: %s%u events, banks",
+		       ev->sha1_log ? "SHA1 (TCG 1.2) format, only sha1 attested, " : "",
+		       ev->events);
 		for (i = 0; i < ev->nbanks; i++)
-			printf(" %s", ima_bank_name(ev->bank[i]));
+			printf(" %s", att_evlog_bank_name(ev, i, hx, sizeof(hx)));
 		printf(", PCRs extended 0x%06x\n", ev->touched);
 		if (!quote_ok) {
 			att_reason(&rs, "firmware event log not compared: the quote is not trusted");
 		} else if (!att_evlog_compare(ev, &qc.pcrs, 0x3ff, &rs)) {
 			printf("firmware event log replays to the quoted PCRs 0-9: PASS\n");
+			proven[nproven++] = "firmware event log replays to the quoted PCRs 0-9: PASS";
 			att_evlog_values(ev, &rv);
 			if (ima_boot_aggregate(&rv, IMA_BANK_SHA256, agg)) {
 				att_reason(&rs, "no sha256 bank to derive boot_aggregate");
 			} else {
+				have_agg = true;
 				ima_bin2hex(agg, 32, hx);
 				printf("boot_aggregate from the replayed PCRs 0-9: sha256:%s\n", hx);
-				if (listf && list_aggregate(listf, want, err, sizeof(err)))
+				if (listf && !list_aggregate(listf, want, err, sizeof(err)))
+					have_want = true;
+				if (have_want)
+					def = ima_boot_aggregate_match(&rv, IMA_BANK_SHA256,
+								       want, 32);
+				if (listf && !have_want)
 					att_reason(&rs, "boot_aggregate: %s", err);
-				else if (listf && memcmp(agg, want, 32))
+				else if (listf && def <= IMA_BOOT_DEF_NONE)
 					att_reason(&rs, "boot_aggregate of the list is not the one derived from the firmware log");
 				else if (listf)
-					printf("boot_aggregate: matches the list's first entry\n");
+					printf("boot_aggregate: matches the list's first entry%s\n",
+					       def == IMA_BOOT_DEF_PRE_5_8 ?
+					       ", by the definition before Linux 5.8 (PCRs 0-7 only: PCRs 8-9 are not in it)" : "");
+				if (listf && have_want && def > IMA_BOOT_DEF_NONE)
+					proven[nproven++] = def == IMA_BOOT_DEF_PRE_5_8 ?
+						"boot_aggregate: matches the list's first entry, by the definition before Linux 5.8 (PCRs 0-7 only)" :
+						"boot_aggregate: matches the list's first entry";
 			}
 		}
 	}
@@ -599,6 +634,21 @@ static int cmd_verify(int argc, char **argv)
 		printf("reason: %s\n", rs.r[i]);
 	rc = rs.n ? 1 : 0;
 	printf("result: %s\n", rc ? "FAIL" : "PASS");
+	if (html) {
+		struct att_page_verify pv = {
+			.enrolled = dir, .quote_checked = !!qc.ak,
+			.quote_ok = quote_ok, .qc = &qc, .ev = ev,
+			.ev_error = ev_error, .agg = have_agg ? agg : NULL,
+			.list_agg = have_want ? want : NULL, .rs = &rs,
+			.proven = proven, .nproven = nproven, .rounds = rounds,
+		};
+
+		if (att_page_verify(html, &pv)) {
+			fprintf(stderr, "ima-attest: %s: cannot write the page: %s\n",
+				html, strerror(errno));
+			rc = 2;
+		}
+	}
 out:
 	ima_quote_key_free(qc.ak);
 	free(ev);
@@ -621,9 +671,12 @@ static int cmd_poll(int argc, char **argv)
 		{ "entries", required_argument, NULL, 'E' },
 		{ "offset", required_argument, NULL, 'o' },
 		{ "key", required_argument, NULL, 'k' },
+		{ "deny", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *statef = NULL, *dir = NULL, *msgf = NULL, *sigf = NULL;
+	const char *denyf = NULL;
+	struct ima_denylist *deny = NULL;
 	const char *pcrf = NULL, *noncehex = NULL, *entf = NULL, *keyf = NULL;
 	const char *offs = NULL;
 	uint8_t *msg = NULL, *sig = NULL, *vals = NULL, *ent = NULL, nonce[64];
@@ -647,12 +700,14 @@ static int cmd_poll(int argc, char **argv)
 		case 'E': entf = optarg; break;
 		case 'o': offs = optarg; break;
 		case 'k': keyf = optarg; break;
+		case 'D': denyf = optarg; break;
 		default: usage();
 		}
 	}
 	if (!statef || !dir || !msgf || !sigf || !pcrf || !noncehex || !entf ||
 	    !offs || optind != argc)
 		usage();
+
 	errno = 0;
 	r.offset = strtoull(offs, &end, 10);
 	nlen = ima_hex2bin(noncehex, strlen(noncehex), nonce, sizeof(nonce));
@@ -664,6 +719,13 @@ static int cmd_poll(int argc, char **argv)
 	if (ls < 0) {
 		fprintf(stderr, "ima-attest: %s\n", err);
 		return 2;
+	}
+	if (denyf) {
+		deny = ima_deny_new();
+		if (!deny || ima_deny_load(deny, denyf, err, sizeof(err))) {
+			fprintf(stderr, "ima-attest: %s\n", deny ? err : "out of memory");
+			goto out;
+		}
 	}
 	first = !st.have_boot;
 	msg = slurp(msgf, 1 << 16, &msg_len);
@@ -716,6 +778,7 @@ static int cmd_poll(int argc, char **argv)
 	r.quoted = &qc.pcrs;
 	r.entries = ent;
 	r.entries_len = ent_len;
+	r.deny = deny;
 	att_poll(&st, &r);
 verdict:
 	for (i = 0; i < r.rs.n; i++)
@@ -739,6 +802,9 @@ verdict:
 	       st.next_index == r.verified && r.verified ? ", entry 0's boot_aggregate = the quoted PCRs 0-9" : "",
 	       r.verifier ? "every new file entry's signature verified with the IMA key" :
 			    "signatures not checked (no --key)");
+	if (deny)
+		printf("proven: no new entry's digest is among the %zu of %s\n",
+		       ima_deny_count(deny), denyf);
 	printf("not proven by a round: the firmware event log (ima-attest verify), the active policy (ima-audit --expect-policy)\n");
 	printf("round %llu: PASS, %llu new entries verified, %llu after the quote left for the next round; next entry %llu at byte %llu\n",
 	       (unsigned long long)st.rounds, (unsigned long long)r.verified,
@@ -747,6 +813,7 @@ verdict:
 	rc = 0;
 out:
 	ima_verifier_free(r.verifier);
+	ima_deny_free(deny);
 	ima_keyring_free(&kr);
 	ima_quote_key_free(qc.ak);
 	free(msg);
@@ -823,6 +890,28 @@ out:
 	return rc;
 }
 
+/*
+ * What the log can attest, on stderr (stdout holds only the values, which
+ * scripts compare with tpm2_eventlog's)
+ */
+static void print_evlog_format(const char *path, const struct att_evlog *ev)
+{
+	char name[32];
+	int j;
+
+	if (ev->sha1_log) {
+		fprintf(stderr, "ima-attest: %s: SHA1 (TCG 1.2) format, %u events: only the sha1 bank is attested\n",
+			path, ev->events);
+		return;
+	}
+	fprintf(stderr, "ima-attest: %s: crypto agile, %u events, banks", path,
+		ev->events);
+	for (j = 0; j < ev->nbanks; j++)
+		fprintf(stderr, " %s", att_evlog_bank_name(ev, j, name,
+							    sizeof(name)));
+	fputc('\n', stderr);
+}
+
 static int cmd_eventlog(int argc, char **argv)
 {
 	struct att_evlog *ev = calloc(1, sizeof(*ev));
@@ -844,9 +933,10 @@ static int cmd_eventlog(int argc, char **argv)
 		       err, (unsigned long long)ev->err_offset);
 		goto out;
 	}
+	print_evlog_format(argv[1], ev);
 	for (j = 0; j < ev->nbanks; j++)
 		for (i = 0; i < ATT_EV_PCRS; i++) {
-			if (!(ev->touched & (1u << i)))
+			if (!(ev->touched & (1u << i)) || ev->bank[j] < 0)
 				continue;
 			ima_bin2hex(ev->pcr[j][i], ev->size[j], hx);
 			printf("%s:%d %s\n", ima_bank_name(ev->bank[j]), i, hx);

@@ -152,6 +152,32 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 			   index, nlen, name);
 }
 
+/*
+ * --deny: a revoked file (or buffer) the guest measured fails the round,
+ * signed or not; one of an algorithm the list has no digest of cannot be
+ * cleared. boot_aggregate is no file.
+ */
+static void check_deny(struct att_poll_round *r, const struct ima_data_view *v,
+		       uint64_t index)
+{
+	const char *name;
+	int nlen = shown(v, &name);
+	unsigned long line;
+
+	if (!v->alg || ima_data_named(v, "boot_aggregate"))
+		return;
+	if (!ima_deny_has_algo(r->deny, v->alg)) {
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): %s lists no %s digest: it cannot be checked against it",
+			   index, nlen, name, ima_deny_name(r->deny), v->alg->name);
+		return;
+	}
+	line = ima_deny_find(r->deny, v->alg, v->dig, v->dlen);
+	if (line)
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): denied: its %s digest is listed in %s (line %lu)",
+			   index, nlen, name, v->alg->name, ima_deny_name(r->deny),
+			   line);
+}
+
 /* a boot_aggregate record whose sha256 digest is the quoted PCRs 0-9's */
 static bool aggregate_ok(const struct ima_data_view *v,
 			 const struct ima_pcr_values *q)
@@ -195,7 +221,9 @@ static void check_handover(struct att_poll_round *r,
 
 int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 {
-	struct ima_reader_opts opts = { .order = IMA_BO_LITTLE };
+	/* the agent sends binary entries (their offsets are the binary list's) */
+	struct ima_reader_opts opts = { .order = IMA_BO_LITTLE,
+					.format = IMA_FMT_BINARY };
 	uint8_t pcr[2][ATT_MAX_DIGEST], best[2][ATT_MAX_DIGEST];
 	uint64_t n = 0, covered = 0, covered_end = 0, index;
 	const struct ima_pcr_values *q = r->quoted;
@@ -267,6 +295,8 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 		check_handover(r, &v, index, violation, &pending, &exec);
 		if (r->verifier && !violation)
 			check_sig(r, &v, index);
+		if (r->deny && !violation)
+			check_deny(r, &v, index);
 		n++;
 		if (matches(pcr, q)) {
 			matched = true;

@@ -19,6 +19,10 @@ ok() {
 	echo "ok $n - $1"
 }
 
+# the runners' TAP relayed (shared with ima-audit's run-check.sh)
+# shellcheck source-path=SCRIPTDIR source=../../ima-audit/tests/relay.sh
+. "$here/../ima-audit/tests/relay.sh"
+
 not_ok() {
 	n=$((n + 1))
 	fail=$((fail + 1))
@@ -49,12 +53,17 @@ for t in "$B"/asan/test_*; do
 done
 
 # the command (sanitizer build) on the real log: tpm2_eventlog's values
-got=$("$B/asan/ima-attest" eventlog "$here/tests/data/seabios-q35.evlog" 2>&1 | sort)
+got=$("$B/asan/ima-attest" eventlog "$here/tests/data/seabios-q35.evlog" 2>/dev/null | sort)
 if [ "$got" = "$(sort "$here/tests/data/seabios-q35.pcrs")" ]; then
 	ok "ima-attest eventlog (ASan/UBSan) on the SeaBIOS log: the values tpm2_eventlog replayed"
 else
 	not_ok "ima-attest eventlog on the SeaBIOS log" "$(echo "$got" | head -n 3 | tr '\n' ' ')"
 fi
+# firmware logs from public test suites against what their sources ship
+# (tests/public/SOURCES; written by ../ima-audit/gen/mkpublic.py)
+"${PYTHON:-python3}" "$here/tests/run-public.py" "$B/asan/ima-attest" \
+	"$here/tests/public" >"$B/public.out" 2>&1
+relay "$B/public.out" public
 rc=0
 "$B/asan/ima-attest" eventlog /dev/null >/dev/null 2>&1 || rc=$?
 if [ $rc = 1 ]; then ok "ima-attest eventlog on an empty log: exit 1"; else not_ok "ima-attest eventlog on an empty log" "exit $rc, want 1"; fi
@@ -75,7 +84,7 @@ if [ $targets -gt 0 ]; then
 		corpus=$B/corpus-$name
 		mkdir -p "$corpus"
 		if "$f" -max_total_time=$secs -timeout=10 -rss_limit_mb=1024 \
-			-print_final_stats=1 "$corpus" "$here/tests/corpus" \
+			-print_final_stats=1 "$corpus" "$here/tests/corpus" "$here/tests/public" \
 			>"$B/$name.log" 2>&1; then
 			runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log")
 			ok "fuzz $name (${secs}s, ${runs:-?} runs)"

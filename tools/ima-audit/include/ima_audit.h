@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ima_deny.h"
+#include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
 #include "ima_pcr.h"
@@ -69,6 +71,17 @@ struct ima_audit_opts {
 	bool allow_unverified_boot;	/* with a quote: waive boot_aggregate */
 	bool allow_sha1;		/* sha1 values bind too (waiver) */
 	const struct ima_quote_check *quote;	/* verified quote, or NULL */
+	/*
+	 * --ca: keys from the list's .ima records, chained to the CA, verify
+	 * signatures whose key id no --key has; each counts only if its
+	 * record is bound and covered (ima_listkeys.h). NULL: not used.
+	 */
+	struct ima_listkeys *listkeys;
+	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
+	const struct ima_denylist *deny;
+	/* every record read, after its checks (the page's entry table) */
+	void (*on_record)(void *ctx, const struct ima_record *rec);
+	void *record_ctx;
 };
 
 enum ima_fail_kind {
@@ -121,6 +134,10 @@ struct ima_audit {
 	/* input */
 	uint64_t bytes;
 	enum ima_byte_order order;
+	enum ima_list_format format;
+	const struct ima_hash_algo *list_alg;	/* of the template digests */
+	int list_bank;				/* its bank */
+	uint64_t ascii_bytes, ascii_lines;	/* ASCII input as read */
 	bool malformed, io_error;
 	uint64_t error_offset;
 	char error[200];
@@ -141,11 +158,13 @@ struct ima_audit {
 	char boot_algo[16];
 	uint8_t boot_digest[IMA_MAX_DIGEST];
 	unsigned int boot_len;
+	bool boot_pre_5_8;	/* matched PCRs 0-7 of a bank not sha1 */
 
 	struct ima_sig_counts sig;
 
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
+	uint64_t deny_checked, denied, deny_unchecked;	/* --deny */
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */
@@ -221,6 +240,9 @@ struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts);
 struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts);
 void ima_audit_hashq_free(struct hashq *q);
 int ima_audit_exit_code(const struct ima_audit *a);
+/* Entry index on pcr is bound and in its PCR's covered prefix (after run). */
+bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
+		       uint64_t index);
 /*
  * The text of an ima_kexec record: val[0] segment size, val[1] binary
  * list size, val[2] entry count. 0, or -1 with *why set.
@@ -246,6 +268,8 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 void ima_report_text(const struct ima_audit *a, FILE *out);
 void ima_report_json(const struct ima_audit *a, FILE *out);
 void ima_report_failures(const struct ima_audit *a, FILE *out);
+/* The text report's lines on what binds the list and every waiver. */
+void ima_report_binding(const struct ima_audit *a, FILE *out);
 /* JSON string body (no quotes); invalid UTF-8 bytes become \u00XX. */
 void ima_json_escape(FILE *out, const char *s, size_t len);
 /* Printable form: non-printable bytes as \xNN. */

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ima_hash.h"
+
 #define IMA_MAX_FIELDS		16
 #define IMA_MAX_NAME_LEN	255	/* template name (or format) */
 #define IMA_LEGACY_NAME_MAX	255	/* IMA_EVENT_NAME_LEN_MAX */
@@ -28,6 +30,17 @@ enum ima_byte_order {
 	IMA_BO_AUTO = 0,
 	IMA_BO_LITTLE,
 	IMA_BO_BIG,
+};
+
+/*
+ * How the list is written: binary_runtime_measurements[_ALG], or the
+ * kernel's ASCII rendering of the same records (ascii_runtime_measurements
+ * [_ALG], what Keylime's agent sends), read into the same records.
+ */
+enum ima_list_format {
+	IMA_FMT_AUTO = 0,	/* detected from the first bytes */
+	IMA_FMT_BINARY,
+	IMA_FMT_ASCII,
 };
 
 enum ima_field_id {
@@ -67,7 +80,14 @@ struct ima_record {
 	uint64_t index;
 	uint64_t offset;	/* byte offset of the record in the log */
 	uint32_t pcr;
-	uint8_t digest[20];	/* sha1 template digest as logged */
+	/*
+	 * the template digest as logged: sha1 (20 bytes) in
+	 * binary_runtime_measurements, the bank's algorithm in the per-bank
+	 * lists (Linux 6.10+, binary_runtime_measurements_sha256, ...)
+	 */
+	uint8_t digest[IMA_MAX_DIGEST];
+	unsigned int digest_len;
+	uint64_t line;		/* ASCII input: the line; 0 for binary */
 	char name[IMA_MAX_NAME_LEN + 1];	/* template name */
 	uint32_t name_len;
 	const uint8_t *data;	/* template data as logged */
@@ -83,7 +103,17 @@ struct ima_reader_opts {
 	uint64_t max_size;		/* 0: IMA_DEFAULT_MAX_SIZE */
 	uint32_t max_entry;		/* 0: IMA_DEFAULT_MAX_ENTRY */
 	size_t chunk;			/* read() size, 0: 64 KiB */
+	enum ima_list_format format;	/* IMA_FMT_AUTO detects */
+	/*
+	 * The template digest's algorithm: NULL for sha1
+	 * (binary_runtime_measurements); a per-bank list's otherwise. An
+	 * ASCII list without it takes it from its first line's digest length
+	 * (40, 64, 96 or 128 hex digits: sha1, sha256, sha384, sha512).
+	 */
+	const struct ima_hash_algo *digest_alg;
 };
+
+struct ima_ascii;
 
 struct ima_reader {
 	int fd;			/* -1 for memory input */
@@ -96,6 +126,11 @@ struct ima_reader {
 	bool eof;
 	struct ima_reader_opts opts;
 	enum ima_byte_order order;
+	enum ima_list_format format;	/* as detected */
+	const struct ima_hash_algo *digest_alg;	/* the template digest's */
+	unsigned int digest_len;
+	bool started, own_buf;
+	struct ima_ascii *ascii;	/* ASCII input: the line converter */
 	uint64_t index;
 	uint64_t err_offset;
 	char err[160];
@@ -119,6 +154,26 @@ int ima_reader_init_mem(struct ima_reader *r, const void *mem, size_t len,
 			const struct ima_reader_opts *opts);
 /* Fills rec; pointers stay valid until the next call. */
 int ima_reader_next(struct ima_reader *r, struct ima_record *rec);
+/*
+ * Detects the format (and, for ASCII, the digest length) before the first
+ * record: IMA_READ_RECORD when records may follow (or EOF), else an error
+ * (r->err). ima_reader_next calls it; call it first to learn r->format and
+ * r->digest_alg before any record.
+ */
+int ima_reader_start(struct ima_reader *r);
+/*
+ * The bank a list's file name gives it, the way the kernel names the
+ * per-bank lists (ima_fs.c): binary_runtime_measurements_ALG and
+ * ascii_runtime_measurements_ALG set *alg to ALG; any other name leaves
+ * it. Returns 0, or -1 with err for a per-bank name of a bank not read
+ * here (one the kernel cannot hash, _tpm_alg_XX, whose digests are
+ * zero-padded sha1; or not sha1, sha256, sha384 or sha512).
+ */
+int ima_list_name_bank(const char *path, const struct ima_hash_algo **alg,
+		       char *err, size_t errlen);
+/* The ASCII input's size and lines read so far (0 for binary input). */
+uint64_t ima_reader_ascii_bytes(const struct ima_reader *r);
+uint64_t ima_reader_ascii_lines(const struct ima_reader *r);
 void ima_reader_free(struct ima_reader *r);
 
 /*

@@ -41,6 +41,12 @@ struct ima_keyring {
 int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 		     size_t errlen);
 void ima_keyring_free(struct ima_keyring *kr);
+/*
+ * An X509 * the ring takes over on success (0); -2 for a key neither RSA
+ * nor EC (the certificate stays the caller's), -1 out of memory.
+ */
+int ima_keyring_add_cert(struct ima_keyring *kr, void *cert,
+			 const char *what);
 
 enum ima_sig_status {
 	IMA_SIG_OK = 0,

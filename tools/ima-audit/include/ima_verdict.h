@@ -38,6 +38,12 @@ enum ima_fail_class {
 	IMA_FC_QUOTE_PCR_DIGEST,
 	IMA_FC_QUOTE_UNATTESTED,	/* the quote failed: nothing bound */
 	IMA_FC_KEXEC,			/* an ima_kexec record or hand-over */
+	IMA_FC_LIST_KEY,		/* a .ima key of the list (--ca)
+					 * refused, or one not attested that
+					 * a signature relies on */
+	IMA_FC_DENIED,			/* the digest is in --deny's list */
+	IMA_FC_DENY_ALGO,		/* --deny lists no digest of the
+					 * entry's algorithm */
 	IMA_FC_COUNT,
 };
 

@@ -54,7 +54,7 @@ struct hq_item {		/* followed by len bytes, padded to 8 */
 	uint32_t pcr;
 	uint32_t len;
 	uint32_t violation;
-	uint8_t digest[20];	/* sha1 template digest as logged */
+	uint8_t digest[IMA_MAX_DIGEST];	/* template digest as logged */
 };
 
 struct hashq {
@@ -69,6 +69,7 @@ struct hashq {
 	size_t bufsz;		/* bytes per buffer */
 	bool done;
 	uint32_t banks;
+	int list_bank;		/* the bank whose digest the list logs */
 	struct ima_replay replay;
 };
 
@@ -85,8 +86,8 @@ static void hq_extend(struct hashq *q, const struct hq_item *it,
 			continue;
 		if (it->violation)
 			memset(digests[b], 0xff, alg->size);
-		else if (b == IMA_BANK_SHA1)
-			memcpy(digests[b], it->digest, 20);
+		else if (b == q->list_bank)
+			memcpy(digests[b], it->digest, alg->size);
 		else
 			ima_digest(alg, data, it->len, digests[b]);
 	}
@@ -202,7 +203,7 @@ static void hq_add(struct hashq *q, const struct ima_record *rec,
 	size_t size = hq_item_size(len);
 	int i;
 
-	memcpy(it.digest, rec->digest, 20);
+	memcpy(it.digest, rec->digest, rec->digest_len);
 	if (size > q->bufsz) {
 		/* a huge entry: let the worker drain, then extend here */
 		hq_flush(q);
@@ -281,6 +282,9 @@ static const char *const class_names[IMA_FC_COUNT] = {
 	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
 	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
 	[IMA_FC_KEXEC] = "kexec-handover",
+	[IMA_FC_LIST_KEY] = "list-key",
+	[IMA_FC_DENIED] = "denied",
+	[IMA_FC_DENY_ALGO] = "deny-algorithm",
 };
 
 const char *ima_fail_class_name(int cls)
@@ -303,10 +307,13 @@ static int class_kind(int cls)
 	case IMA_FC_SIG_MALFORMED:
 	case IMA_FC_SIG_UNSUPPORTED:
 	case IMA_FC_UNSIGNED:
+	case IMA_FC_LIST_KEY:
 		return IMA_FK_SIG;
 	case IMA_FC_MANIFEST_PATH:
 	case IMA_FC_MANIFEST_DIGEST:
 	case IMA_FC_MANIFEST_ALGO:
+	case IMA_FC_DENIED:
+	case IMA_FC_DENY_ALGO:
 		return IMA_FK_MANIFEST;
 	case IMA_FC_POLICY:
 	case IMA_FC_PCR_MISMATCH:
@@ -430,7 +437,8 @@ static bool cache_key(const struct sig_job *j, uint8_t *key)
 	return n;
 }
 
-static void report_sig(struct sig_job *j, int rc, bool cached)
+static void report_result(struct sig_job *j, int rc, bool cached,
+			  const char *path, size_t plen)
 {
 	struct ima_audit *a = j->a;
 	bool modsig = j->kind == JOB_MODSIG;
@@ -457,53 +465,65 @@ static void report_sig(struct sig_job *j, int rc, bool cached)
 		break;
 	case IMA_SIG_BAD:
 		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
-				       j->plen, "modsig: bad signature");
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
+				       plen, "modsig: bad signature");
 		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
+				       plen,
 				       "bad signature (key id %08x)",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_UNKNOWN_KEY:
 		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
+				       plen,
 				       "modsig: signer certificate not among the keys");
 		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
-				       j->plen, "unknown key id %08x",
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
+				       plen, "unknown key id %08x",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_ALGO_MISMATCH:
 		if (modsig) {
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
+				       plen,
 				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
 				       j->alg->name);
 		} else {
 			const struct ima_hash_algo *h =
 				ima_hash_by_id(j->hdr.hash_algo);
 
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
-				       j->plen,
+			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
+				       plen,
 				       "signature hash %s does not match d-ng %s",
 				       h ? h->name : "unknown", j->alg->name);
 		}
 		break;
 	case IMA_SIG_MALFORMED:
 		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_MALFORMED, j->path, j->plen,
+				IMA_FC_SIG_MALFORMED, path, plen,
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
 	default:
 		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
+				IMA_FC_SIG_UNSUPPORTED, path, plen,
 			       "%s: unsupported algorithm or key type (%s)",
 			       what, j->alg->name);
 		break;
 	}
+}
+
+static void report_sig(struct sig_job *j, int rc, bool cached)
+{
+	report_result(j, rc, cached, j->path, j->plen);
+}
+
+/* A result checked on the main thread (a key from the list). */
+static void report_sig_at(struct sig_job *j, int rc, const char *path,
+			  size_t plen)
+{
+	report_result(j, rc, false, path, plen);
 }
 
 static void run_job(void *arg, void *state)
@@ -780,8 +800,8 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 		/* violations invalidate the PCR: 0xff.. is extended */
 		if (violation)
 			memset(digests[b], 0xff, alg->size);
-		else if (b == IMA_BANK_SHA1)
-			memcpy(digests[b], rec->digest, 20);
+		else if (b == a->list_bank)
+			memcpy(digests[b], rec->digest, alg->size);
 		else
 			ima_digest(alg, data, len, digests[b]);
 	}
@@ -869,8 +889,7 @@ static void check_boot_aggregate(struct ima_audit *a,
 				 const struct ima_record *rec,
 				 const struct entry_info *e)
 {
-	uint8_t want[IMA_MAX_DIGEST];
-	int bank;
+	int bank, def;
 
 	if (!e->alg) {
 		a->boot = IMA_BOOT_BAD_FIELD;
@@ -897,14 +916,19 @@ static void check_boot_aggregate(struct ima_audit *a,
 				"no PCR bank for its digest algorithm");
 		return;
 	}
-	if (ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
+	def = ima_boot_aggregate_match(&a->opts->pcrs, bank, e->digest,
+				       e->dlen);
+	if (def == IMA_BOOT_DEF_MISSING) {
 		a->boot = IMA_BOOT_NOT_CHECKED;
 		boot_unverified(a, rec, e, bank == IMA_BANK_SHA1 ?
 				"the quote lacks sha1 PCRs 0-7" :
 				"the quote lacks the bank's PCRs 0-9");
 		return;
 	}
-	if (!memcmp(want, e->digest, e->dlen)) {
+	if (def != IMA_BOOT_DEF_NONE) {
+		/* the definition before 5.8 is named in the report */
+		if (def == IMA_BOOT_DEF_PRE_5_8)
+			a->boot_pre_5_8 = true;
 		a->boot = IMA_BOOT_MATCH;
 		return;
 	}
@@ -977,7 +1001,13 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 			const struct entry_info *e, const struct ima_field *buf,
 			bool execute)
 {
-	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE;
+	/*
+	 * the kernel counts the list it hands over, always the sha1 one
+	 * (ima_dump_measurement_list): a per-bank list's records are longer
+	 * by their digests' extra bytes
+	 */
+	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE -
+			      rec->index * (rec->digest_len - IMA_SHA1_LEN);
 	struct ima_handover *h = NULL;
 	const char *why;
 	bool ok = true;
@@ -1041,6 +1071,22 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 
 static bool policy_name(const char *p, size_t n);
 
+/* A key the kernel put on .ima (KEY_CHECK), offered to --ca's chain. */
+static void list_key(struct ima_audit *a, const struct ima_record *rec,
+		     const struct entry_info *e, const struct ima_field *buf)
+{
+	char why[256];
+	int rc = ima_listkeys_add(a->opts->listkeys, buf->data, buf->len,
+				  rec->index, rec->offset, rec->pcr, why,
+				  sizeof(why));
+
+	if (rc == -2)
+		a->oom = true;
+	else if (rc)
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_LIST_KEY,
+				e->path, e->plen, "key refused: %s", why);
+}
+
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		      const struct entry_info *e, const struct ima_field *buf)
 {
@@ -1062,6 +1108,9 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 			ima_audit_failc(a, rec->index, rec->offset,
 					IMA_FC_BUF_DIGEST, e->path, e->plen,
 				       "buffer digest does not match d-ng");
+		} else if (a->opts->listkeys && e->plen == 4 &&
+			   !memcmp(e->path, ".ima", 4)) {
+			list_key(a, rec, e, buf);
 		}
 	}
 	/*
@@ -1103,6 +1152,37 @@ static bool covered(const struct ima_audit *a, uint32_t pcr, uint64_t index)
 	return (a->bound & (1u << pcr)) && rp->cover_ok[pcr] &&
 	       rp->cover_index[pcr] >= 0 &&
 	       index <= (uint64_t)rp->cover_index[pcr];
+}
+
+/*
+ * --ca: a key from the list vouches for the signatures it verified only
+ * if its own record is attested (bound and covered); with a waiver
+ * (--ignore-pcr, --allow-uncovered) the record passes, but nothing
+ * attests the key.
+ */
+static void check_list_keys(struct ima_audit *a)
+{
+	struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	if (!lk)
+		return;
+	if (lk->oom)
+		a->oom = true;
+	for (i = 0; i < lk->nuses; i++) {
+		const struct ima_listkey_use *u = &lk->uses[i];
+		const struct ima_listkey *k = &lk->keys[u->key];
+
+		if (covered(a, k->pcr, k->index))
+			continue;
+		ima_audit_failc(a, u->index, u->offset, IMA_FC_LIST_KEY,
+				u->path, u->path ? strlen(u->path) : 0,
+				"verified only with the .ima key of entry %llu (key id %08x), which is not attested: %s",
+				(unsigned long long)k->index, k->keyid,
+				(a->bound & (1u << k->pcr)) ?
+				"after the covered prefix of its PCR" :
+				"its PCR is not bound");
+	}
 }
 
 /*
@@ -1228,6 +1308,39 @@ static void fail_broken_digest(struct ima_audit *a,
 			modsig ? "modsig: " : "", alg->name);
 }
 
+/*
+ * A signature (v2 header h, or a modsig's PKCS#7) whose key the list's
+ * .ima records gave: checked here, on the main thread, with the keys
+ * seen before it (the kernel appraises with the keys its keyring held).
+ * False when no such key is the signer and --key keys may be: the pool
+ * checks it then; without --key it is an unknown key.
+ */
+static bool list_sig(struct ima_audit *a, const struct ima_record *rec,
+		     const struct entry_info *e,
+		     const struct ima_hash_algo *alg, const uint8_t *digest,
+		     uint32_t dlen, const struct ima_sig_hdr *h,
+		     const uint8_t *p7, uint32_t p7len)
+{
+	struct sig_job j = { .a = a, .kind = h ? JOB_V2 : JOB_MODSIG,
+			     .index = rec->index, .offset = rec->offset,
+			     .alg = alg };
+	int rc;
+
+	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, digest, dlen, h,
+				 p7, p7len, rec->index, rec->offset, e->path,
+				 e->plen);
+	if (rc == IMA_SIG_UNKNOWN_KEY && a->pool)
+		return false;
+	if (rc == IMA_SIG_OK && digest_broken(alg)) {
+		fail_broken_digest(a, rec, e, alg, !h);
+		return true;
+	}
+	if (h)
+		j.hdr = *h;
+	report_sig_at(&j, rc, e->path, e->plen);
+	return true;
+}
+
 static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		       const struct entry_info *e)
 {
@@ -1255,6 +1368,10 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 				ima_audit_failc(a, rec->index, rec->offset,
 					       IMA_FC_SIG_MALFORMED, e->path, e->plen,
 					       "malformed signature header");
+		} else if (a->opts->listkeys &&
+			   list_sig(a, rec, e, e->alg, e->digest, e->dlen, &h,
+				    NULL, 0)) {
+			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else if (digest_broken(e->alg)) {
@@ -1286,6 +1403,10 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			ima_audit_failc(a, rec->index, rec->offset,
 					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
+		} else if (a->opts->listkeys &&
+			   list_sig(a, rec, e, alg, d, dlen, NULL, f->data,
+				    f->len)) {
+			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else if (digest_broken(alg)) {
@@ -1398,6 +1519,34 @@ static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 }
 
 /*
+ * --deny: a revoked file (or buffer) fails whatever else vouches for it;
+ * an entry of an algorithm the list has no digest of cannot be cleared.
+ */
+static void check_deny(struct ima_audit *a, const struct ima_record *rec,
+		       const struct entry_info *e)
+{
+	const struct ima_denylist *d = a->opts->deny;
+	unsigned long line;
+
+	if (!ima_deny_has_algo(d, e->alg)) {
+		a->deny_unchecked++;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENY_ALGO,
+				e->path, e->plen,
+				"%s lists no %s digest: this entry cannot be checked against it",
+				ima_deny_name(d), e->alg->name);
+		return;
+	}
+	a->deny_checked++;
+	line = ima_deny_find(d, e->alg, e->digest, e->dlen);
+	if (!line)
+		return;
+	a->denied++;
+	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENIED, e->path,
+			e->plen, "denied: its %s digest is listed in %s (line %lu)",
+			e->alg->name, ima_deny_name(d), line);
+}
+
+/*
  * A file record (no buf) without a digest or a name field: a renamed
  * template can drop either, and the record must not then escape the
  * checks it would have had.
@@ -1461,7 +1610,7 @@ static void add_kernel_start(struct ima_audit *a,
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 {
 	uint8_t legacy[20 + IMA_LEGACY_NAME_MAX + 1];
-	uint8_t sha1[20];
+	uint8_t tdig[IMA_MAX_DIGEST];
 	struct entry_info e = { 0 };
 	const uint8_t *data;
 	bool fields_ok = false, pending, is_boot;
@@ -1470,7 +1619,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 
 	a->entries++;
 	count_template(a, rec->name);
-	e.violation = all_zero(rec->digest, 20);
+	e.violation = all_zero(rec->digest, rec->digest_len);
 	if (rec->tmpl.known) {
 		fields_ok = get_fields(a, rec, &e);
 	} else {
@@ -1486,8 +1635,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->violations++;
 	} else {
 		a->tmpl_checked++;
-		ima_digest(ima_bank_algo(IMA_BANK_SHA1), data, len, sha1);
-		if (memcmp(sha1, rec->digest, 20)) {
+		ima_digest(a->list_alg, data, len, tdig);
+		if (memcmp(tdig, rec->digest, rec->digest_len)) {
 			a->tmpl_failed++;
 			ima_audit_failc(a, rec->index, rec->offset,
 				       IMA_FC_TEMPLATE_HASH, e.path, e.plen,
@@ -1537,6 +1686,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 
 		a->kernels++;
 		add_kernel_start(a, rec);
+		if (a->opts->listkeys)	/* its .ima keyring starts empty */
+			ima_listkeys_new_kernel(a->opts->listkeys);
 		if (!pending)
 			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 					e.path, e.plen,
@@ -1550,6 +1701,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		return;
 	ibuf = ima_record_field(rec, IMA_F_BUF);
 	check_relabeled(a, rec, &e, ibuf);
+	if (a->opts->deny && e.alg)
+		check_deny(a, rec, &e);
 	/*
 	 * The kernel measures no empty buffer (ima_measure_critical_data(),
 	 * ima_kexec_cmdline() and the key hook refuse one), and a file
@@ -1738,15 +1891,32 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		pool_done(a);	/* no job outlives the run */
 		return;
 	}
-	for (;;) {
+	/*
+	 * The list's template digests: sha1, or a per-bank list's bank
+	 * (given, or an ASCII list's digest length); that bank extends them
+	 * as logged, the others hash the template data.
+	 */
+	rc = ima_reader_start(r);
+	a->format = r->format;
+	a->list_alg = r->digest_alg ? r->digest_alg :
+		      ima_bank_algo(IMA_BANK_SHA1);
+	a->list_bank = ima_bank_by_name(a->list_alg->name,
+					strlen(a->list_alg->name));
+	if (a->hashq)
+		a->hashq->list_bank = a->list_bank;
+	while (rc == IMA_READ_RECORD) {
 		rc = ima_reader_next(r, rec);
 		if (rc != IMA_READ_RECORD)
 			break;
 		a->order = r->order;
 		audit_record(a, rec);
+		if (a->opts->on_record)
+			a->opts->on_record(a->opts->record_ctx, rec);
 	}
 	a->bytes = r->buf_pos;
 	a->order = r->order;
+	a->ascii_bytes = ima_reader_ascii_bytes(r);
+	a->ascii_lines = ima_reader_ascii_lines(r);
 	if (rc == IMA_READ_MALFORMED) {
 		a->malformed = true;
 		a->error_offset = r->err_offset;
@@ -1767,6 +1937,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);
+		check_list_keys(a);
 		pick_policy(a);
 		check_policy(a);
 	}
@@ -1776,6 +1947,12 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	if (a->nfailures)
 		qsort(a->failures, a->nfailures, sizeof(*a->failures),
 		      cmp_failure);
+}
+
+bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
+		       uint64_t index)
+{
+	return pcr < IMA_NR_PCRS && covered(a, pcr, index);
 }
 
 int ima_audit_exit_code(const struct ima_audit *a)

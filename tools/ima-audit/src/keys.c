@@ -52,8 +52,10 @@ static int add_key(struct ima_keyring *kr, EVP_PKEY *pkey, X509 *cert,
 		return pkey ? -2 : -3;
 	}
 	nk = realloc(kr->keys, (kr->n + 1) * sizeof(*nk));
-	if (!nk)
+	if (!nk) {
+		EVP_PKEY_free(pkey);
 		return -1;
+	}
 	kr->keys = nk;
 	k = &kr->keys[kr->n];
 	memset(k, 0, sizeof(*k));
@@ -78,6 +80,13 @@ static int add_key(struct ima_keyring *kr, EVP_PKEY *pkey, X509 *cert,
 	ASN1_OCTET_STRING_free(skid);
 	kr->n++;
 	return 0;
+}
+
+int ima_keyring_add_cert(struct ima_keyring *kr, void *cert, const char *what)
+{
+	int rc = add_key(kr, X509_get_pubkey(cert), cert, what);
+
+	return rc == -3 ? -2 : rc;
 }
 
 int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ima_audit.h"
+#include "ima_html.h"
 #include "ima_quote.h"
 
 #define DEFAULT_LOG "/sys/kernel/security/ima/binary_runtime_measurements"
@@ -49,15 +50,29 @@ static const char usage_text[] =
 "  --key FILE            certificate (PEM/DER) or public key (repeatable)\n"
 "  --require-signatures  unsigned file measurements are failures\n"
 "  --jobs N              verification threads (default: online CPUs)\n"
+"  --ca FILE             keys from the list: the .ima keys it measured\n"
+"                        (KEY_CHECK) that chain to a certificate in FILE\n"
+"                        verify signatures too, if their records are attested\n"
 "Reference data:\n"
 "  --manifest FILE       '<hex|alg:hex> <path>' lines (sha256sum output)\n"
+"  --deny FILE           digests of revoked files (sha256sum lines, --tag\n"
+"                        lines, or a Keylime runtime policy's \"digests\"):\n"
+"                        an entry with one fails, even if signed\n"
 "  --show-policy         print the policy recorded in the list and exit\n"
 "  --expect-policy FILE  fail unless the recorded policy equals FILE\n"
 "Input and output:\n"
-"  --byte-order auto|little|big   byte order of the list (default auto)\n"
+"  --format auto|binary|ascii   binary_runtime_measurements or the kernel's\n"
+"                        ASCII form of it (default: told by the first byte)\n"
+"  --list-bank ALG       a per-bank list (binary_runtime_measurements_ALG,\n"
+"                        Linux 6.10+): template digests of bank ALG (default:\n"
+"                        from the file name, an ASCII list's digest length, sha1)\n"
+"  --byte-order auto|little|big   byte order of the list (default auto; an\n"
+"                        ASCII list is read as little unless 'big' is given)\n"
 "  --max-size BYTES      refuse logs larger than this (default 1 GiB)\n"
 "  --max-entry BYTES     refuse template data larger than this (16 MiB)\n"
 "  --json                one JSON object on stdout instead of the summary\n"
+"  --html FILE           also write the report as one self-contained HTML page\n"
+"                        (the --json data, every entry; opens offline)\n"
 "  -h, --help            this text\n"
 "\n"
 "Failures are printed on stdout, one line each: 'FAIL: entry N @OFFSET:\n"
@@ -65,7 +80,8 @@ static const char usage_text[] =
 "stderr.\n"
 "\n"
 "Exit status: 0 all checks passed, 1 a verification failed, 2 usage\n"
-"error, 3 malformed or unreadable input.\n";
+"error, 3 malformed or unreadable input. A page that cannot be written\n"
+"exits 2 when nothing else failed.\n";
 
 enum {
 	OPT_PCR = 256, OPT_PCRS, OPT_PCR_VALUE, OPT_TPM_SYSFS, OPT_KEY,
@@ -73,7 +89,8 @@ enum {
 	OPT_EXPECT_POLICY, OPT_BYTE_ORDER, OPT_MAX_SIZE, OPT_MAX_ENTRY,
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
-	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1,
+	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
+	OPT_CA, OPT_DENY, OPT_HTML,
 };
 
 static const struct option options[] = {
@@ -102,6 +119,11 @@ static const struct option options[] = {
 	{ "allow-unverified-boot", no_argument, NULL,
 	  OPT_ALLOW_UNVERIFIED_BOOT },
 	{ "allow-sha1", no_argument, NULL, OPT_ALLOW_SHA1 },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "list-bank", required_argument, NULL, OPT_LIST_BANK },
+	{ "ca", required_argument, NULL, OPT_CA },
+	{ "deny", required_argument, NULL, OPT_DENY },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -323,16 +345,69 @@ static int load_pcrs(struct ima_audit_opts *opts, const char *arg)
 	return IMA_EXIT_OK;
 }
 
+/* The bank of a per-bank list, from its file name and --list-bank. */
+static int list_bank(struct ima_reader_opts *ro, const char *log)
+{
+	const struct ima_hash_algo *named = NULL;
+	char err[512];
+
+	if (ima_list_name_bank(log, &named, err, sizeof(err)))
+		return usage_error("%s", err);
+	if (named && ro->digest_alg && named != ro->digest_alg) {
+		snprintf(err, sizeof(err),
+			 "--list-bank %s, but %s is the name of the %s bank's list",
+			 ro->digest_alg->name, log, named->name);
+		return usage_error("%s", err);
+	}
+	if (named)
+		ro->digest_alg = named;
+	return IMA_EXIT_OK;
+}
+
+struct page {
+	const struct ima_audit *audit;
+	const struct ima_table *table;
+};
+
+static int write_page(void *arg, FILE *out)
+{
+	const struct page *p = arg;
+
+	return ima_report_html(p->audit, p->table, out);
+}
+
+/* --html: the page, or a message and the exit code it changes to */
+static int html_page(const char *path, const struct ima_audit *audit,
+		     const struct ima_table *table, int rc)
+{
+	struct page p = { audit, table };
+
+	if (table->oom) {
+		fprintf(stderr, "ima-audit: %s: out of memory for the entry table: no page written\n",
+			path);
+		return IMA_EXIT_MALFORMED;
+	}
+	if (ima_html_write_file(path, write_page, &p)) {
+		fprintf(stderr, "ima-audit: %s: cannot write the page: %s\n",
+			path, strerror(errno));
+		return rc == IMA_EXIT_OK ? IMA_EXIT_USAGE : rc;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ima_audit_opts opts;
 	static struct ima_quote_check qc;
+	static struct ima_listkeys listkeys;
+	struct ima_denylist *deny = NULL;
+	static struct ima_table table;
 	struct ima_quote_summary qsum;
 	struct quote_args qa = { 0 };
 	bool quote = false, nonce_given = false;
 	struct ima_audit audit;
 	struct ima_reader reader;
-	const char *log = DEFAULT_LOG, *sysfs = NULL;
+	const char *log = DEFAULT_LOG, *sysfs = NULL, *html = NULL;
 	bool json = false, show_policy = false, pcr_given = false;
 	uint8_t *policy = NULL;
 	unsigned long long n;
@@ -398,6 +473,29 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REQ_SIGS:
 			opts.require_signatures = true;
+			break;
+		case OPT_DENY:
+			if (deny) {
+				rc = usage_error("%s",
+						 "--deny given twice: put the revoked digests in one file");
+				goto out;
+			}
+			deny = ima_deny_new();
+			if (!deny || ima_deny_load(deny, optarg, err,
+						   sizeof(err))) {
+				rc = usage_error("%s", deny ? err :
+						 "out of memory");
+				goto out;
+			}
+			opts.deny = deny;
+			break;
+		case OPT_CA:
+			if (ima_listkeys_load_ca(&listkeys, optarg, err,
+						 sizeof(err))) {
+				rc = usage_error("%s", err);
+				goto out;
+			}
+			opts.listkeys = &listkeys;
 			break;
 		case OPT_REQ_COVER:
 			opts.require_coverage = true;
@@ -467,6 +565,31 @@ int main(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "auto")) {
+				opts.reader.format = IMA_FMT_AUTO;
+			} else if (!strcmp(optarg, "binary")) {
+				opts.reader.format = IMA_FMT_BINARY;
+			} else if (!strcmp(optarg, "ascii")) {
+				opts.reader.format = IMA_FMT_ASCII;
+			} else {
+				rc = usage_error("bad --format '%s': auto, binary or ascii",
+						 optarg);
+				goto out;
+			}
+			break;
+		case OPT_LIST_BANK:
+			n = (unsigned long long)ima_bank_by_name(optarg, strlen(optarg));
+			if (n >= IMA_NR_BANKS) {
+				rc = usage_error("bad --list-bank '%s': sha1, sha256, sha384 or sha512",
+						 optarg);
+				goto out;
+			}
+			opts.reader.digest_alg = ima_bank_algo((int)n);
+			break;
+		case OPT_HTML:
+			html = optarg;
+			break;
 		case OPT_QUOTE:
 			qa.msg = optarg;
 			break;
@@ -505,6 +628,9 @@ int main(int argc, char **argv)
 		rc = usage_error("unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	rc = list_bank(&opts.reader, log);
+	if (rc != IMA_EXIT_OK)
+		goto out;
 
 	quote = qa.msg || qa.sig || qa.ak || qa.pcrs || nonce_given;
 	if (quote && (!qa.msg || !qa.sig || !qa.ak || !nonce_given)) {
@@ -520,6 +646,10 @@ int main(int argc, char **argv)
 
 	opts.banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
 	opts.input_name = log;
+	if (html) {
+		opts.on_record = ima_table_record;
+		opts.record_ctx = &table;
+	}
 
 	if (!strcmp(log, "-")) {
 		fd = STDIN_FILENO;
@@ -541,6 +671,20 @@ int main(int argc, char **argv)
 	ima_audit_run(&audit, &reader);
 	ima_reader_free(&reader);
 	rc = ima_audit_exit_code(&audit);
+	if (quote) {
+		qsum = (struct ima_quote_summary) {
+			.tpm_generated =
+				qc.quote.magic == TPM_GENERATED_VALUE &&
+				qc.quote.type == TPM_ST_ATTEST_QUOTE,
+			.nonce_ok = qc.nonce_ok,
+			.sig_ok = qc.sig_ok,
+			.pcrs_ok = qc.pcrs_ok,
+			.reset_count = qc.quote.reset_count,
+			.restart_count = qc.quote.restart_count,
+			.clock_ms = (unsigned long long)qc.quote.clock,
+		};
+		audit.quote = &qsum;
+	}
 
 	if (audit.malformed || audit.io_error)
 		fprintf(stderr, "ima-audit: %s: %s at byte offset %llu\n",
@@ -558,26 +702,14 @@ int main(int argc, char **argv)
 		if (rc == IMA_EXIT_OK && !audit.policy_found)
 			rc = IMA_EXIT_FAIL;
 	} else if (json) {
-		if (quote) {
-			qsum = (struct ima_quote_summary) {
-				.tpm_generated =
-					qc.quote.magic == TPM_GENERATED_VALUE &&
-					qc.quote.type == TPM_ST_ATTEST_QUOTE,
-				.nonce_ok = qc.nonce_ok,
-				.sig_ok = qc.sig_ok,
-				.pcrs_ok = qc.pcrs_ok,
-				.reset_count = qc.quote.reset_count,
-				.restart_count = qc.quote.restart_count,
-				.clock_ms = (unsigned long long)qc.quote.clock,
-			};
-			audit.quote = &qsum;
-		}
 		ima_report_json(&audit, stdout);
 	} else {
 		if (quote)
 			print_quote(&qc, stdout);
 		ima_report_text(&audit, stdout);
 	}
+	if (html)
+		rc = html_page(html, &audit, &table, rc);
 	ima_audit_free(&audit);
 	if (fflush(stdout)) {
 		fprintf(stderr, "ima-audit: write error: %s\n",
@@ -590,6 +722,9 @@ out:
 		close(fd);
 	free(policy);
 	ima_keyring_free(&opts.keys);
+	ima_listkeys_free(&listkeys);
+	ima_deny_free(deny);
 	ima_manifest_free(opts.manifest);
+	ima_table_free(&table);
 	return rc;
 }

@@ -249,7 +249,7 @@ static uint32_t extended_pcrs(const struct ima_audit *a)
 }
 
 /* What binds the list, and every waiver the user gave. */
-static void text_binding(const struct ima_audit *a, FILE *out)
+void ima_report_binding(const struct ima_audit *a, FILE *out)
 {
 	int p;
 
@@ -279,13 +279,68 @@ static void text_binding(const struct ima_audit *a, FILE *out)
 			a->uncovered_allowed);
 }
 
+/* an ASCII list, a per-bank list: said on the input line */
+static void text_input_form(const struct ima_audit *a, FILE *out)
+{
+	if (a->list_alg && a->list_bank != IMA_BANK_SHA1)
+		fprintf(out, "; template digests %s (the per-bank list of the %s bank)",
+			a->list_alg->name, a->list_alg->name);
+	if (a->format == IMA_FMT_ASCII)
+		fprintf(out,
+			"; read from an ASCII list of %" PRIu64 " lines, %" PRIu64 " bytes (@ offsets are the binary list's)",
+			a->ascii_lines, a->ascii_bytes);
+	fputc('\n', out);
+}
+
+/* --ca: the .ima keys the list carries (subjects are escaped already) */
+static void text_list_keys(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	if (!lk)
+		return;
+	fprintf(out, "list keys:      %zu .ima key(s) chained to ", lk->n);
+	ima_text_escape(out, lk->ca_file, strlen(lk->ca_file));
+	fprintf(out, ", %zu refused\n", lk->refused);
+	for (i = 0; i < lk->n; i++)
+		fprintf(out, "  entry %" PRIu64 ": key id %08x %s: %" PRIu64 " signature(s) verified\n",
+			lk->keys[i].index, lk->keys[i].keyid,
+			lk->keys[i].subject, lk->keys[i].verified);
+}
+
+static void json_list_keys(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	fputs("\"list_keys\":", out);
+	if (!lk) {
+		fputs("null,", out);
+		return;
+	}
+	fputs("{\"ca\":", out);
+	json_str(out, lk->ca_file, strlen(lk->ca_file));
+	fprintf(out, ",\"refused\":%zu,\"accepted\":[", lk->refused);
+	for (i = 0; i < lk->n; i++) {
+		fprintf(out, "%s{\"entry\":%" PRIu64 ",\"keyid\":\"%08x\",\"subject\":",
+			i ? "," : "", lk->keys[i].index, lk->keys[i].keyid);
+		json_str(out, lk->keys[i].subject,
+			 strlen(lk->keys[i].subject));
+		fprintf(out, ",\"verified\":%" PRIu64 "}",
+			lk->keys[i].verified);
+	}
+	fputs("]},", out);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
 
-	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s\n",
+	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s",
 		a->opts->input_name ? a->opts->input_name : "-", a->bytes,
 		order_name(a->order));
+	text_input_form(a, out);
 	fprintf(out, "entries:        %" PRIu64, a->entries);
 	for (i = 0; i < a->ntemplates; i++)
 		fprintf(out, "%s%s %" PRIu64, i ? ", " : " (",
@@ -299,11 +354,14 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	fprintf(out, "boot_aggregate: %s", boot_status[a->boot]);
 	if (a->boot != IMA_BOOT_ABSENT && a->boot_len)
 		fprintf(out, " (%s)", a->boot_algo);
+	if (a->boot_pre_5_8)
+		fputs("; the definition before Linux 5.8: PCRs 0-7 only, PCRs 8-9 are not in it",
+		      out);
 	fputc('\n', out);
 	text_kexec(a, out);
-	text_binding(a, out);
+	ima_report_binding(a, out);
 	text_pcrs(a, out);
-	if (a->opts->keys.n)
+	if (a->opts->keys.n || a->opts->listkeys)
 		fprintf(out,
 			"signatures:     %" PRIu64 " verified, %" PRIu64 " failed (%" PRIu64 " unknown key), %" PRIu64 " unsigned\n",
 			a->sig.verified, a->sig.failed, a->sig.unknown_key,
@@ -312,6 +370,15 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		fprintf(out,
 			"signatures:     not checked (no --key); %" PRIu64 " signed, %" PRIu64 " unsigned\n",
 			a->sig.not_checked + a->sig.failed, a->sig.unsigned_);
+	text_list_keys(a, out);
+	if (a->opts->deny) {
+		fputs("deny list:      ", out);
+		ima_text_escape(out, ima_deny_name(a->opts->deny),
+				strlen(ima_deny_name(a->opts->deny)));
+		fprintf(out, ", %zu digests; %" PRIu64 " entries checked, %" PRIu64 " denied, %" PRIu64 " of an algorithm it lists none of\n",
+			ima_deny_count(a->opts->deny), a->deny_checked,
+			a->denied, a->deny_unchecked);
+	}
 	if (a->opts->manifest)
 		fprintf(out,
 			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
@@ -406,8 +473,14 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	size_t i;
 	int t;
 
-	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\"},",
-		a->bytes, order_name(a->order));
+	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
+		a->bytes, order_name(a->order),
+		a->format == IMA_FMT_ASCII ? "ascii" : "binary",
+		a->list_alg ? a->list_alg->name : "sha1");
+	if (a->format == IMA_FMT_ASCII)
+		fprintf(out, ",\"ascii_lines\":%" PRIu64 ",\"ascii_bytes\":%" PRIu64,
+			a->ascii_lines, a->ascii_bytes);
+	fputs("},", out);
 	fprintf(out, "\"entries\":%" PRIu64 ",\"templates\":{", a->entries);
 	for (t = 0; t < a->ntemplates; t++) {
 		fputs(t ? "," : "", out);
@@ -431,15 +504,30 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		hex(out, a->boot_digest, a->boot_len);
 		fputc('"', out);
 	}
+	if (a->boot_pre_5_8)
+		fputs(",\"definition\":\"pre-5.8: PCRs 0-7\"", out);
 	fputs("},", out);
 	json_kexec(a, out);
 	json_pcrs(a, out);
 	fprintf(out,
 		"\"signatures\":{\"checked\":%s,\"verified\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"unknown_key\":%" PRIu64 ",\"unsigned\":%" PRIu64 ",\"not_checked\":%" PRIu64 ",\"modsig_verified\":%" PRIu64 ",\"modsig_failed\":%" PRIu64 "},",
-		a->opts->keys.n ? "true" : "false", a->sig.verified,
+		a->opts->keys.n || a->opts->listkeys ? "true" : "false",
+		a->sig.verified,
 		a->sig.failed, a->sig.unknown_key, a->sig.unsigned_,
 		a->sig.not_checked, a->sig.modsig_verified,
 		a->sig.modsig_failed);
+	json_list_keys(a, out);
+	fputs("\"deny\":", out);
+	if (a->opts->deny) {
+		fputs("{\"file\":", out);
+		json_str(out, ima_deny_name(a->opts->deny),
+			 strlen(ima_deny_name(a->opts->deny)));
+		fprintf(out, ",\"digests\":%zu,\"checked\":%" PRIu64 ",\"denied\":%" PRIu64 ",\"unchecked_algorithm\":%" PRIu64 "},",
+			ima_deny_count(a->opts->deny), a->deny_checked,
+			a->denied, a->deny_unchecked);
+	} else {
+		fputs("null,", out);
+	}
 	if (a->opts->manifest)
 		fprintf(out,
 			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",

@@ -5,9 +5,11 @@
     run-cases.py IMA_AUDIT DIR [PREFIX]
 
 NAME.expect was written by the generator from how the case was built
-(gen/mkredteam.py, gen/mkgolden.py): the exit status, the exact set of
-(entry index, failure class) the JSON report must list, and texts the
-report or stderr must contain. One TAP line per case (no plan, no
+(gen/mkredteam.py, gen/mkgolden.py; gen/mkpublic.py from what a public
+source ships): the exit status, the exact set of (entry index, failure
+class) the JSON report must list, texts the report or stderr must
+contain (stdout-has, stderr-has) and texts the report must not
+(stdout-lacks). One TAP line per case (no plan, no
 numbering: run-check.sh numbers them).
 """
 import json
@@ -30,6 +32,7 @@ def check(name):
     with open(os.path.join(d, name + ".args")) as f:
         args = shlex.split(f.read())
     exp_exit, fails, has, errhas, reason = None, set(), [], [], ""
+    lacks = []
     with open(os.path.join(d, name + ".expect")) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -42,6 +45,8 @@ def check(name):
                 fails.add((idx, cls))
             elif line.startswith("stdout-has "):
                 has.append(line[11:])
+            elif line.startswith("stdout-lacks "):
+                lacks.append(line[13:])
             elif line.startswith("stderr-has "):
                 errhas.append(line[11:])
             elif line:
@@ -72,7 +77,7 @@ def check(name):
         if got != fails:
             return "failures differ: missing %s, unexpected %s" % (
                 sorted(fails - got), sorted(got - fails))
-    if has:
+    if has or lacks:
         if not show:
             rc2, out, err = run(["--jobs", "2"] + args)
             if rc2 != rc:
@@ -81,6 +86,9 @@ def check(name):
         for h in has:
             if h not in text:
                 return "report lacks %r" % h
+        for h in lacks:
+            if h in text:
+                return "report has %r" % h
     return None
 
 

@@ -13,31 +13,8 @@
 #include <cmocka.h>
 
 #include "ima_log.h"
+#include "testbuf.h"
 
-struct buf {
-	uint8_t d[8192];
-	size_t n;
-	enum ima_byte_order o;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	assert_true(b->n + n <= sizeof(b->d));
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-static void put32(struct buf *b, uint32_t v)
-{
-	uint8_t p[4];
-
-	if (b->o == IMA_BO_BIG) {
-		p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
-	} else {
-		p[3] = v >> 24; p[2] = v >> 16; p[1] = v >> 8; p[0] = v;
-	}
-	put(b, p, 4);
-}
 
 /* An ima-ng record for path with a fake sha256 digest. */
 static void add_ng(struct buf *b, uint32_t pcr, const char *path)
@@ -301,9 +278,16 @@ static void test_pcr_and_order_detection(void **state)
 	uint8_t junk[40];
 	size_t first;
 
-	memset(junk, 0x41, sizeof(junk));
+	/* below 0x20 the first byte is a PCR index's: binary */
+	memset(junk, 0x11, sizeof(junk));
 	put(&b, junk, sizeof(junk));
 	expect_malformed(&b, NULL, 0, "cannot detect byte order");
+	/* text is read as the ASCII list, and refused as one */
+	memset(junk, 0x41, sizeof(junk));
+	b.n = 0;
+	put(&b, junk, sizeof(junk));
+	put(&b, "\n", 1);
+	expect_malformed(&b, NULL, 0, "line 1: not a measurement line");
 
 	b.n = 0;
 	add_ng(&b, 10, "/a");
