@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # make check: host tests, the guest suite, and the host audit of the guest's
 # results; one TAP stream per suite, then the closing "N passed, M failed".
 # First runs the build stages (each a no-op when up to date; CHECK_BUILD=0

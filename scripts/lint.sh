@@ -17,7 +17,7 @@
 command -v shellcheck >/dev/null || tap_bail "shellcheck not found (package shellcheck): run \`make deps\`"
 WARN="-Wall -Wextra -Werror"
 
-cd "$TOP"
+cd "$TOP" || die "cannot enter $TOP"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	mapfile -t files < <(git ls-files)
 else
