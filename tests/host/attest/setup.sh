@@ -4,6 +4,7 @@
 # in $attest, a scratch directory $tmp, and $pids, the background
 # processes (swtpm, relays) killed on exit with $tmp removed.
 make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
+# shellcheck disable=SC2034 # for the tests that source this
 attest=$TOP/tools/ima-attest/build/asan/ima-attest
 tmp=$(mktemp -d)
 pids=()
