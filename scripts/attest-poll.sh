@@ -34,7 +34,7 @@ attest=$TOP/tools/ima-attest/build/ima-attest
 # before the boot starts (boot.sh removes it too, but only a moment later)
 boot_id=$(openssl rand -hex 8)
 rm -rf "$work"
-IMA_STACK_ATTEST=1 IMA_STACK_NONCE= IMA_STACK_BOOT_ID=$boot_id IMA_STACK_RESTART=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
+IMA_STACK_ATTEST=1 IMA_STACK_NONCE='' IMA_STACK_BOOT_ID=$boot_id IMA_STACK_RESTART=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
 	"$TOP/scripts/boot.sh" attest "$run" >"$dir/boot.log" 2>&1 &
 boot_pid=$!
 finish() {
@@ -53,7 +53,6 @@ else
 	tap_bail "no enrolled AK: no round can be verified"
 fi
 enrolled=$work/verifier
-n=0
 
 # request R VERB [K=V...]: one message to the agent, the reply in $dir/R
 request() {
@@ -117,29 +116,19 @@ round a-withheld
 # the forgeries below take the round's first entry: there must be one
 [ -s "$dir/a-withheld/entries" ] ||
 	tap_bail "round a-withheld brought no new entry after running a new program: nothing to forge"
-python3 - "$dir/a-withheld/entries" "$dir/withheld.ima" <<'PY'
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-nlen, = struct.unpack_from("<I", b, 24)
-dlen, = struct.unpack_from("<I", b, 28 + nlen)
-open(sys.argv[2], "wb").write(b[28 + nlen + 4 + dlen:])   # the first entry withheld
-PY
+# the list's own reading: tests/host/attest/ima_list.py (START END ... a line)
+ima_list=$TOP/tests/host/attest/ima_list.py
+# the first entry withheld: the answer from the end of the first entry on
+end1=$(python3 "$ima_list" entries "$dir/a-withheld/entries" | sed -n '1s/^[0-9]* \([0-9]*\) .*/\1/p')
+tail -c +"$((end1 + 1))" "$dir/a-withheld/entries" >"$dir/withheld.ima"
 sz() { stat -c %s "$1" 2>/dev/null || echo 0; }
 skip=$(( $(sz "$dir/a-withheld/entries") - $(sz "$dir/withheld.ima") ))
 poll a-withheld "" "$dir/withheld.ima" $(( $(cat "$dir/a-withheld/offset" 2>/dev/null || echo 0) + skip ))
 expect "entries withheld (the answer skips the first entry and says so): refused" 1 'entries withheld or repeated'
 poll a-withheld "" "$dir/withheld.ima"
 expect "entries withheld (the answer skips the first entry, offset unchanged): refused" 1 'disagrees with the quote'
-python3 - "$dir/a-withheld/entries" "$dir/altered.ima" <<'PY'
-import hashlib, struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-nlen, = struct.unpack_from("<I", b, 24)
-d0 = 28 + nlen + 4
-dlen, = struct.unpack_from("<I", b, d0 - 4)
-b[d0 + 4 + 8] ^= 1                                 # the file digest
-b[4:24] = hashlib.sha1(bytes(b[d0:d0 + dlen])).digest()
-open(sys.argv[2], "wb").write(b)
-PY
+# the first entry's file digest altered, its template hash recomputed
+python3 "$ima_list" alter "$dir/a-withheld/entries" 0 "$dir/altered.ima"
 poll a-withheld "" "$dir/altered.ima"
 expect "the list presented disagrees with the quoted PCR 10 (an entry altered, template hash recomputed): refused" 1 \
 	'disagrees with the quote'

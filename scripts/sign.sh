@@ -3,7 +3,7 @@
 # the IMA key as the last step before imaging: every regular file of the
 # Debian root, the overlay, the guest tests and kcall carries an evmctl v2
 # signature in security.ima (so that a policy may appraise everything that
-# is executed, mapped or read by root: policies/appraise-all), modules also
+# is executed, mapped or read by root: policies/appraise-all.rules), modules also
 # an appended one; then each suite's fixtures, with the unsigned, tampered
 # and rogue-signed copies the negative tests need. Those copies, and the
 # module signed only by an appended signature (FILE_CHECK knows no modsig),
@@ -12,10 +12,12 @@
 # judge them.
 # Inputs:  the keys (keys.sh), the kernel out/ and obj/ (kernel-build.sh),
 #          build/rootfs.tar (rootfs.sh), rootfs/overlay/, tests/guest/,
-#          tests/lib/, policies/.
+#          tests/lib/, policies/, the policies the boot files join
+#          (tests/boots/*.boot).
 # Outputs: build/<variant>/signed/, the guest's tree, and its stamp.
 #          Rebuilt from scratch when an input changes; safe to run twice.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 need evmctl ima-evm-utils
 need setfattr attr
 
@@ -44,10 +46,18 @@ out=$BUILD/$variant/signed$IMAGE_TAG
 [ -f "$keys/ima.key" ] || die "no keys: run \`make keys\` first"
 
 [ -e "$BUILD/rootfs.tar" ] || die "no rootfs tarball: run \`make rootfs\` first"
+# what the boot files join into policies (read here, so that a bad boot file
+# stops the stage before anything is built)
+boot_policies=
+for b in $(boot_names); do
+	boot_read "$b"
+	boot_policies+="$b: $B_POLICY | $B_POLICY_DROP"$'\n'
+done
 
 key=$( (cat "$kdir/out/stamp"; sha256sum <"$keys/ima.pem"; sha256sum <"$keys/rogue.der"
 	readlink -f "$BUILD/rootfs.tar"
 	content_hash "$TOP/policies" "$TOP/rootfs/overlay" "$TOP/tests/guest" "$TOP/tests/lib"
+	echo "$boot_policies"; declare -f boot_policy_path boot_policy_compose
 	sha256sum <"$0"; echo "tag=$IMAGE_TAG"
 	[ -z "$user_policy" ] || { echo user-policy; sha256sum <"$user_policy"; }
 	[ -z "$user_files" ] || { echo user-files; content_hash "$user_files"; }) | sha256sum | cut -c1-16)
@@ -141,7 +151,7 @@ fx_tamper() {
 # fx_variants PATH: PATH signed, plus PATH-unsigned, -tampered and -rogue
 # copies (before the extension: fw.bin -> fw-unsigned.bin)
 fx_variants() {
-	local f=${1##*/} base=$1 ext= v
+	local f=${1##*/} base=$1 ext='' v
 	if [[ $f == *.* ]]; then
 		ext=.${f##*.}
 		base=${1%.*}
@@ -171,7 +181,9 @@ fixtures() {
 		trap 'printf "[%s] error: the fixtures of %s failed at %s:%s: %s\n" "$STAGE" "$name" "$frag" "$LINENO" "$BASH_COMMAND" >&2; exit 1' ERR
 		# "... | fx_text PATH" must record PATH in this shell
 		shopt -s lastpipe
+		# shellcheck disable=SC2034 # KOUT and KOBJ are for the fragment
 		FX_ROOT=$tmp KOUT=$kdir/out KOBJ=$kdir/obj
+		# shellcheck source=/dev/null # a tests/guest/*.fixtures fragment
 		. "$frag"
 		mkdir -p "$tmp/opt/ima-stack/fixtures"
 		{
@@ -217,13 +229,12 @@ for p in "$TOP"/policies/*; do
 	case $p in *.rules) continue ;; esac
 	cp "$p" "$tmp/etc/ima/$(basename "$p")"
 done
-# appraise-all: every rule of the boot policy, then appraisal of everything
-# executed, mapped executable or read by root (policies/appraise-all.rules)
-cat "$TOP/policies/ima-policy" "$TOP/policies/appraise-all.rules" >"$tmp/etc/ima/appraise-all"
-# kexec-cut-policy (98-kexec-cut-*): the measure rule of
-# policies/kexec-cut.rules first (IMA takes the first matching measure
-# rule), then every rule of the boot policy
-cat "$TOP/policies/kexec-cut.rules" "$TOP/policies/ima-policy" >"$tmp/etc/ima/kexec-cut-policy"
+# the policies the boots join from these files (tests/boots/*.boot: policy,
+# policy-drop), as /etc/ima/BOOT-policy
+for b in $(boot_names); do
+	boot_read "$b"
+	boot_policy_compose "$tmp"
+done
 
 # 2b. the user's own policy and files
 if [ -n "$user_policy" ]; then
@@ -235,13 +246,6 @@ if [ -n "$user_files" ]; then
 	cp -a "$user_files/." "$tmp/opt/user-files/"
 	log "added $(find "$tmp/opt/user-files" -type f | wc -l) files of $user_files as /opt/user-files"
 fi
-
-# kselftest-policy (95-kselftests): every rule of the boot policy except
-# firmware appraisal, since the kernel's firmware selftests make their
-# firmware at run time; checked to differ by exactly that rule
-grep -v '^appraise func=FIRMWARE_CHECK ' "$TOP/policies/ima-policy" >"$tmp/etc/ima/kselftest-policy"
-[ "$(diff "$TOP/policies/ima-policy" "$tmp/etc/ima/kselftest-policy" | grep -c '^<')" = 1 ] ||
-	die "policies/ima-policy must have exactly one 'appraise func=FIRMWARE_CHECK' rule for the kselftest policy"
 
 # 2c. what standard test suites expect: the signed kernel at
 #     /boot/vmlinuz-RELEASE, and the kernel tree's own kselftests for the

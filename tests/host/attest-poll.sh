@@ -70,9 +70,9 @@ mapfile -t ent < <(python3 "$here/ima_list.py" entries "$list")
 extended=0
 # extend_to N: PCR 10 extended with entries up to N (exclusive), in order
 extend_to() {
-	local s e h1 h2
+	local h1 h2
 	while [ "$extended" -lt "$1" ]; do
-		read -r s e h1 h2 <<<"${ent[$extended]}"
+		read -r _ _ h1 h2 <<<"${ent[$extended]}"
 		tpm2_pcrextend "10:sha1=$h1,sha256=$h2"
 		extended=$((extended + 1))
 	done

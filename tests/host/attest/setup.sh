@@ -8,6 +8,7 @@ if [ -n "${IMA_ATTEST:-}" ]; then
 	attest=$IMA_ATTEST
 else
 	make -s -C "$TOP/tools/ima-attest" build/asan/ima-attest >&2 || tap_bail "cannot build ima-attest"
+	# shellcheck disable=SC2034 # for the tests that source this
 	attest=$TOP/tools/ima-attest/build/asan/ima-attest
 fi
 tmp=$(mktemp -d)

@@ -6,6 +6,7 @@ ima_template_lib.c, ima_crypto.c): records of u32 pcr, sha1 template
 digest, u32 name length, name, u32 data length (not for "ima"), data.
 PCRs are extended the way ima_pcr_extend() does, violations with 0xff.
 """
+import collections
 import copy
 import hashlib
 import os
@@ -197,13 +198,21 @@ def write_key(key, path):
         f.write(data)
 
 
-def records(data, endian="little"):
-    """Split a binary measurement list into its records.
+class Entry(collections.namedtuple(
+        "Entry", "start end pcr digest name data data_off")):
+    """One record of a binary measurement list: its bytes data[start:end],
+    the PCR, the sha1 template digest as logged, the template name, the
+    template data (the fields, each u32 length and bytes) and where that
+    data starts in the list."""
+    __slots__ = ()
 
-    Returns (start, end, template name, template data offset) for each
-    record, offsets into data; the inverse of Log.add() for every template
-    but "ima" (which has no template data length). Raises ValueError on a
-    record that runs past the end.
+
+def entries(data, endian="little"):
+    """Read a binary measurement list: the project's one reader in Python.
+
+    Returns an Entry for each record, in order; the inverse of Log.add()
+    for every template but "ima" (which has no template data length).
+    Raises ValueError on a record that runs past the end.
     """
     e = "<" if endian == "little" else ">"
     off, out = 0, []
@@ -211,17 +220,27 @@ def records(data, endian="little"):
         start = off
         if off + 28 > len(data):
             raise ValueError("truncated record header at %d" % off)
-        nlen = struct.unpack_from(e + "I", data, off + 24)[0]
+        pcr, = struct.unpack_from(e + "I", data, off)
+        nlen, = struct.unpack_from(e + "I", data, off + 24)
         name = data[off + 28:off + 28 + nlen]
         off += 28 + nlen
         if off + 4 > len(data):
             raise ValueError("truncated record at %d" % start)
-        dlen = struct.unpack_from(e + "I", data, off)[0]
+        dlen, = struct.unpack_from(e + "I", data, off)
         if off + 4 + dlen > len(data):
             raise ValueError("template data past the end at %d" % start)
-        out.append((start, off + 4 + dlen, name.decode(), off + 4))
+        out.append(Entry(start, off + 4 + dlen, pcr, data[start + 4:start + 24],
+                         name.decode(),
+                         data[off + 4:off + 4 + dlen], off + 4))
         off += 4 + dlen
     return out
+
+
+def records(data, endian="little"):
+    """(start, end, template name, template data offset) of each record:
+    entries() in the shape the generators use."""
+    return [(r.start, r.end, r.name, r.data_off)
+            for r in entries(data, endian)]
 
 
 def pcr_state(boot, log):
