@@ -24,11 +24,13 @@ work=$BUILD/$variant/run/$run
 dir=$BUILD/$variant/attest-$run
 state=$dir/state
 key=$BUILD/keys/ima.der
-rm -rf "$dir" && mkdir -p "$dir"
+# the state's directory is the verifier's own (ima-attest poll refuses one
+# that others can write)
+rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mkdir -m 0700 "$dir"
 make -s -C "$TOP/tools/ima-attest" >&2 || tap_bail "cannot build tools/ima-attest"
 attest=$TOP/tools/ima-attest/build/ima-attest
 
-# this boot's name in the verifier's verdict; the last run's state goes
+# this boot's name in the verifier's record; the last run's state goes
 # before the boot starts (boot.sh removes it too, but only a moment later)
 boot_id=$(openssl rand -hex 8)
 rm -rf "$work"
@@ -41,9 +43,10 @@ finish() {
 }
 trap finish EXIT
 
-# enrollment: boot.sh's host verifier writes this boot's verdict when it is
-# done (only a verdict naming $boot_id counts: scripts/enroll-wait.sh)
-if why=$(enroll_wait "$work/verifier/verdict" "$boot_id" "$boot_pid"); then
+# enrollment: boot.sh's host verifier writes this boot's record when it is
+# done (only a record naming $boot_id counts, and ima-attest decides
+# whether it is trusted: scripts/enroll-wait.sh)
+if why=$(enroll_wait "$attest" "$work/verifier" "$boot_id" "$boot_pid"); then
 	tap_ok "enrollment: TPM identity and AK binding (host verifier, credential activation; $why)"
 else
 	tap_fail "enrollment: TPM identity and AK binding" "$why" "boot log $dir/boot.log"

@@ -170,7 +170,11 @@ fwverify "$tmp/a-fw" "$tmp/a-fw/forged.evlog"
 expect "a log with a sha256 digest altered, the quote without sha256 PCRs 0-9: refused" 1 \
 	"the event log's sha256 bank is not quoted for PCRs 0x0003ff"
 
-# round 2: the verifier asks from entry 40; 30 new entries
+# round 2: the verifier asks from entry 40; 30 new entries. A link is
+# planted where the state was written before (state.new beside it, opened
+# with fopen "w", then renamed): the new state must not go through it
+echo untouched >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/state.new"
 extend_to 70
 quote "$tmp/r2"
 chunk "$tmp/r2" "$(start_of 40)" "$(end_of 70)"
@@ -181,6 +185,69 @@ state_is "the state moved to entry 70" 70
 tap_like "round 2's verdict: the same boot, 30 entries from entry 40, no boot_aggregate claimed" \
 	"$(grep '^proven:' <<<"$out" | grep -v 'boot_aggregate')" \
 	'the same boot as the last round .*clock not backwards\); 30 new entries from entry 40 '
+tap_is "the link planted at the state's old temporary name was not written through" \
+	"$(cat "$tmp/victim")" untouched
+tap_is "the state is a file of its own (mode 0600), not the link" "$(stat -c '%F %a' "$tmp/state")" \
+	"regular file 600"
+rm -f "$tmp/state.new"
+
+# --- files the verifier trusts: only its own, only what they name
+# pollwith STATE ENROLLED: round 2's files again with another state or
+# enrollment; sets $rc and $out
+pollwith() {
+	rc=0
+	out=$("$attest" poll --state "$1" --enrolled "$2" --key "$key" \
+		--quote "$tmp/r2/quote.msg" --quote-sig "$tmp/r2/quote.sig" \
+		--quote-pcrs "$tmp/r2/quote.pcrs" --nonce "$(cat "$tmp/r2/nonce")" \
+		--entries "$tmp/r2/entries" --offset "$(start_of 40)" 2>&1) || rc=$?
+}
+cp -p "$tmp/state" "$tmp/state.saved"
+ln -s "$tmp/state.saved" "$tmp/state-link"
+pollwith "$tmp/state-link" "$tmp/enrolled"
+expect "a state that is a symbolic link: refused, not read (exit 2)" 2 'state-link: a symbolic link'
+mkdir -m 0777 "$tmp/open" && chmod 0777 "$tmp/open"
+cp -p "$tmp/state.saved" "$tmp/open/state"
+pollwith "$tmp/open/state" "$tmp/enrolled"
+expect "a state in a directory others can write: refused (exit 2)" 2 'writable by others \(mode 0777\)'
+python3 "$here/record.py" "$tmp/other-enrolled" - pass
+pollwith "$tmp/state.saved" "$tmp/other-enrolled"
+expect "the state of this enrollment with another enrolled AK's record: refused" 1 \
+	'is of another enrolled AK'
+# verifywith ENROLLED QDIR: ima-attest verify (the firmware log) with the
+# enrolled directory and QDIR's quote; sets $rc and $out
+verifywith() {
+	rc=0
+	out=$("$attest" verify --enrolled "$1" --quote "$2/quote.msg" --quote-sig "$2/quote.sig" \
+		--quote-pcrs "$2/quote.pcrs" --nonce "$(cat "$2/nonce")" --eventlog "$evlog" 2>&1) || rc=$?
+}
+# a forger holding another key (not in any TPM): round 1's quote signed
+# with it; the directory's record says PASS in the format before records
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/forger.key" 2>/dev/null
+mkdir -p "$tmp/forged-q"
+cp "$tmp/r1/quote.msg" "$tmp/r1/quote.pcrs" "$tmp/r1/nonce" "$tmp/forged-q/"
+openssl dgst -sha256 -sign "$tmp/forger.key" -out "$tmp/forged-q/quote.sig" "$tmp/forged-q/quote.msg"
+mkdir -m 0700 "$tmp/forged-enrolled"
+openssl pkey -in "$tmp/forger.key" -pubout -out "$tmp/forged-enrolled/ak.pem"
+printf 'PASS TPM identity: EK certificate chains to the manufacturer CA\nPASS AK binding: credential activated\n' \
+	>"$tmp/forged-enrolled/verdict"
+verifywith "$tmp/forged-enrolled" "$tmp/forged-q"
+expect "a hand-written two-line PASS verdict with the forger's key: no AK enrolled, refused" 1 \
+	'not an enrollment record: line 1'
+# the genuine record, ak.pem swapped for the forger's key
+cp -rp "$tmp/enrolled" "$tmp/swapped-enrolled"
+cp "$tmp/forged-enrolled/ak.pem" "$tmp/swapped-enrolled/ak.pem"
+verifywith "$tmp/swapped-enrolled" "$tmp/forged-q"
+expect "the genuine record with ak.pem swapped for the forger's key: refused (ak.pem is not the AK it proved)" 1 \
+	'ak.pem is not the AK of .*ak.pub'
+# the genuine enrollment in a directory others can write, the genuine quote
+cp -rp "$tmp/enrolled" "$tmp/open-enrolled"
+chmod 0777 "$tmp/open-enrolled"
+verifywith "$tmp/open-enrolled" "$tmp/r1"
+expect "the genuine enrollment in a directory others can write: refused" 1 \
+	'writable by others \(mode 0777\)'
+verifywith "$tmp/enrolled" "$tmp/r1"
+expect "the control: the genuine enrollment and quote, verified" 0 'result: PASS'
+
 
 # attacks, each against the state after round 2
 extend_to 80

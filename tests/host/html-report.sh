@@ -37,6 +37,12 @@ page() {
 	args=$(cat "$d/$n.args")
 	case " $args " in *" --show-policy "*) return 0 ;; esac
 	want=$(sed -n 's/^exit //p' "$d/$n.expect")
+	# a known limitation (a "todo" line): its built exit is what ought to be
+	if grep -q '^todo ' "$d/$n.expect"; then
+		tap_todo "$n: ima-audit --html exits as the case was built" \
+			"$(sed -n 's/^todo //p' "$d/$n.expect")"
+		return 0
+	fi
 	(cd "$d" && eval "set -- $args" && "$audit" --json --jobs 2 "$@" \
 		>"$tmp/pages/$n.json" 2>"$tmp/pages/$n.err") || jrc=$?
 	(cd "$d" && eval "set -- $args" && "$audit" --html "$tmp/pages/$n.html" \
@@ -57,7 +63,7 @@ page() {
 	[ "$n" != hostile ] || names=$tmp/hostile.names.json
 	case $n in
 	real-quote) shot=demo-page.png ;;
-	rt-appended) shot=forged-page.png ;;
+	coverage-appended) shot=forged-page.png ;;
 	hostile) shot=hostile-page.png ;;
 	esac
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$tmp/pages/$n.html" "$tmp/pages/$n.json" \
@@ -79,9 +85,14 @@ make -s -C "$TOP/tools/ima-attest" >"$tmp/build-attest.log" 2>&1 ||
 	tap_bail "cannot build ima-attest: $(tail -n 3 "$tmp/build-attest.log" | tr '\n' ' ')"
 att=$tmp/attest
 mkdir -p "$att/enrolled"
-printf '%s\n' 'PASS TPM identity: EK certificate chains to the manufacturer CA' \
-	'FAIL AK binding' 'reason: <img src=x onerror=window.__pwned=1> not activated' 'boot: b-1' \
-	>"$att/enrolled/verdict"
+# an enrollment record (tools/ima-attest/README.md) that refuses, markup in
+# its reason
+printf '%s\n' 'ima-attest enrollment 1' 'boot: b-1' \
+	"manufacturer-ca-sha256: $(printf 'ca' | sha256sum | cut -d' ' -f1)" \
+	"ek-certificate-sha256: $(printf 'ek' | sha256sum | cut -d' ' -f1)" \
+	"ek-name: 000b$(printf 'ekpub' | sha256sum | cut -d' ' -f1)" 'ak-name: -' \
+	'tpm-identity: proven' 'ak-binding: refused' 'result: refused' \
+	'reason: <img src=x onerror=window.__pwned=1> not activated' >"$att/enrolled/verdict"
 printf '%s\n' '{"name":"r1","pass":true,"verified":12,"uncovered":0,"next_entry":12,"lines":["round 1: PASS"]}' \
 	'{"name":"a-<b>x</b>","pass":false,"verified":null,"uncovered":null,"next_entry":null,"lines":["reason: </script><script>window.__pwned=2</script>"]}' \
 	>"$att/rounds.jsonl"
@@ -96,7 +107,7 @@ import json, sys
 out = """$out"""
 json.dump({"result": "FAIL",
            "reasons": [l[8:] for l in out.splitlines() if l.startswith("reason: ")],
-           "enrollment": [["TPM identity", "PASS: EK certificate chains to the manufacturer CA"],
+           "enrollment": [["TPM identity", "PASS: EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it"],
                           ["AK binding", "FAIL"],
                           ["reason", "<img src=x onerror=window.__pwned=1> not activated"],
                           ["boot", "b-1"]],

@@ -160,8 +160,8 @@ c_quote() {
 	local A=$TOP/tools/ima-audit/build/ima-audit q=$1/attest rc=0 got
 	[ -n "$nonce" ] || { echo "no nonce: the host chose none for this boot"; return 1; }
 	[ -s "$2" ] || { echo "no enrolled AK ($2): the host verifier did not enroll this TPM"; return 1; }
-	grep -q '^PASS AK binding' "$1/verifier/verdict" 2>/dev/null ||
-		{ echo "the host verifier's verdict does not pass the AK binding"; return 1; }
+	"$TOP/tools/ima-attest/build/ima-attest" enrolled --enrolled "$1/verifier" >/dev/null 2>&1 ||
+		{ echo "the host verifier's enrollment is not trusted (ima-attest enrolled --enrolled $1/verifier)"; return 1; }
 	"$A" --json --quote "$q/quote.msg" --quote-sig "$q/quote.sig" --quote-pcrs "$q/quote.pcrs" \
 		--ak-pub "$2" --nonce "$nonce" --key "$BUILD/keys/ima.der" \
 		"$q/binary_runtime_measurements" >"$tmp/quote.json" 2>&1 || rc=$?

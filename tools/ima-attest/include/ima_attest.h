@@ -50,7 +50,7 @@
 #define ATT_MAX_DIGEST		64
 #define ATT_MAX_NAME		(2 + ATT_MAX_DIGEST)
 #define ATT_MAX_REASONS		8
-#define ATT_REASON_LEN		200
+#define ATT_REASON_LEN		400	/* escaped, with the NUL */
 
 struct att_reasons {
 	int n;
@@ -204,7 +204,42 @@ const uint8_t *att_msg_get(const struct att_msg *m, const char *key,
 			   size_t *len);
 void att_msg_free(struct att_msg *m);
 
+/* --- files the verifier writes and later trusts (store.c) ------------- */
+
+/*
+ * Open dir (made 0700 first when create) without following a link; it
+ * must be owned by this user or root and writable by no one else. The
+ * fd, or -1 with err (errno EPERM: a directory others can write).
+ */
+int att_dir_open(const char *dir, bool create, char *err, size_t errlen);
+/*
+ * Write name in dirfd whole: a new file beside it (O_EXCL, O_NOFOLLOW,
+ * mode 0600), fsync, renamed over name, the directory fsync()ed. 0, or
+ * -1 with err.
+ */
+int att_file_write(int dirfd, const char *dir, const char *name,
+		   const void *data, size_t len, char *err, size_t errlen);
+/*
+ * Read name in dirfd: a regular file, not a link, owned by this user or
+ * root, writable by no one else, at most max bytes; NUL-terminated. NULL
+ * with err and errno (ENOENT: none; EPERM: not one to trust).
+ */
+uint8_t *att_file_read(int dirfd, const char *dir, const char *name,
+		       size_t max, size_t *len, char *err, size_t errlen);
+/* Remove name in dirfd if it is there; 0, or -1 with err. */
+int att_file_remove(int dirfd, const char *dir, const char *name, char *err,
+		    size_t errlen);
+/* path's directory ("." without one) and file name; -1 if none. */
+int att_path_split(const char *path, char *dir, size_t dirlen,
+		   const char **name);
+
 /* --- enrollment: the verdict over one guest's answers ----------------- */
+enum att_proof {
+	ATT_NOT_PROVEN,		/* not reached */
+	ATT_PROVEN,
+	ATT_REFUSED,
+};
+
 struct att_enroll {
 	/* inputs */
 	const char *ca_file, *chain_file;
@@ -216,6 +251,7 @@ struct att_enroll {
 	bool challenged;
 	/* outputs */
 	bool ek_ok, ak_ok, activated;
+	int tpm_identity, ak_binding;	/* enum att_proof */
 	struct att_reasons rs;
 };
 
@@ -234,17 +270,85 @@ long att_enroll_request(struct att_enroll *e, const struct att_msg *m,
  */
 bool att_enroll_answer(struct att_enroll *e, const struct att_msg *m);
 
+/*
+ * The enrollment record (DIR/verdict): what one enrollment proved, field
+ * by field, as text:
+ *
+ *	ima-attest enrollment 1
+ *	boot: ID				(or -: none named)
+ *	manufacturer-ca-sha256: HEX		(the CA the EK certificate
+ *						 chains to, or -)
+ *	ek-certificate-sha256: HEX		(DIR/ek-cert.der, or -)
+ *	ek-name: HEX				(the EK's TPM name, or -)
+ *	ak-name: HEX				(the AK's TPM name, or -)
+ *	tpm-identity: proven|refused|not-proven
+ *	ak-binding: proven|refused|not-proven
+ *	result: trusted|refused
+ *	reason: TEXT				(any number, escaped)
+ *
+ * The EK fields are given exactly when tpm-identity is proven, ak-name
+ * exactly when ak-binding is; trusted exactly when both are.
+ */
+#define ATT_RECORD		"verdict"
+#define ATT_RECORD_MAX		(16u << 10)
+
+struct att_enrollment {
+	char boot[65];				/* "-": none named */
+	bool have_ca, have_ekcert;
+	uint8_t ca_sha256[32], ekcert_sha256[32];
+	uint8_t ek_name[ATT_MAX_NAME], ak_name[ATT_MAX_NAME];
+	size_t ek_name_len, ak_name_len;	/* 0: - */
+	int tpm_identity, ak_binding;		/* enum att_proof */
+	bool trusted;
+	struct att_reasons rs;
+};
+
+/* A boot's name: 1-64 letters, digits, '-' or '_'. */
+bool att_boot_id_ok(const char *id);
+/* The record as text into out; its length, 0 if it does not fit. */
+size_t att_enrollment_format(const struct att_enrollment *rec, char *out,
+			     size_t outlen);
+/* Read a record, every line as above in that order; 0, or -1 with err. */
+int att_enrollment_parse(struct att_enrollment *rec, const char *text,
+			 size_t len, char *err, size_t errlen);
+
+enum att_enrolled {
+	ATT_ENROLLED,		/* trusted, and every file checks */
+	ATT_ENROLL_REFUSED,	/* refused, or a field does not check */
+	ATT_ENROLL_ABSENT,	/* no record (of this boot) */
+	ATT_ENROLL_ERROR,	/* cannot be read (I/O) */
+};
+
+/*
+ * "Is this enrollment trusted": the one rule, for ima-attest's verify and
+ * poll and for the scripts (ima-attest enrolled). DIR must be the
+ * verifier's own (att_dir_open), its record (att_file_read) parse, be
+ * boot's (when boot is not NULL) and say trusted; then the files it
+ * names must be what it proved: DIR/ak.pub the AK whose TPM name is
+ * ak-name, with the attributes of a restricted TPM signing key
+ * (att_ak_check), DIR/ak.pem that same key, DIR/ek-cert.der of digest
+ * ek-certificate-sha256. Never a line's prefix. Returns enum
+ * att_enrolled, *rec as read, and why in rs; when ATT_ENROLLED and ak is
+ * not NULL, *ak the AK (EVP_PKEY *, from ak.pub; att_pkey_free).
+ */
+int att_enrollment_check(const char *dir, const char *boot,
+			 struct att_enrollment *rec, void **ak,
+			 struct att_reasons *rs);
+
 /* --- polling: the list verified incrementally, round by round --------- */
 #define ATT_POLL_PCR		10
 
 /*
  * What the verifier keeps between rounds (a text file, att_poll_load/save):
- * the boot it is verifying (resetCount, restartCount of the last quote and
- * its clock), the next entry it expects (index and byte offset in the
- * binary list), and PCR 10 replayed up to there in the sha1 and sha256
- * banks. A new state starts at entry 0, offset 0, PCR 10 zero, no boot.
+ * the enrolled AK it is of (its TPM name), the boot it is verifying
+ * (resetCount, restartCount of the last quote and its clock), the next
+ * entry it expects (index and byte offset in the binary list), and PCR 10
+ * replayed up to there in the sha1 and sha256 banks. A new state starts
+ * at entry 0, offset 0, PCR 10 zero, no boot.
  */
 struct att_poll_state {
+	uint8_t ak_name[ATT_MAX_NAME];		/* the enrolled AK it is of */
+	size_t ak_name_len;
 	bool have_boot;
 	uint32_t reset_count, restart_count;
 	uint64_t clock;
@@ -253,9 +357,15 @@ struct att_poll_state {
 	uint64_t rounds;
 };
 
+/*
+ * The state file at path, in a directory only its owner can write
+ * (att_dir_open, att_file_read; written by att_file_write): 1 when there
+ * is none yet (a new state), 0 when read, -1 with err.
+ */
 int att_poll_load(struct att_poll_state *st, const char *path, char *err,
 		  size_t errlen);
-int att_poll_save(const struct att_poll_state *st, const char *path);
+int att_poll_save(const struct att_poll_state *st, const char *path,
+		  char *err, size_t errlen);
 
 struct att_poll_round {
 	/* inputs: a quote already verified (signature with the enrolled AK,

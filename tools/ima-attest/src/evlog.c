@@ -311,12 +311,21 @@ int att_evlog_replay(struct att_evlog *ev, const uint8_t *buf, size_t len,
 		 * ID lists: without one, that bank's PCR is explained by nothing
 		 */
 		missing[0] = '\0';
-		for (j = 0; j < ev->nbanks; j++)
-			if (!seen[j])
-				snprintf(missing + strlen(missing),
-					 sizeof(missing) - strlen(missing),
-					 "%s%s", missing[0] ? ", " : "",
+		for (j = 0; j < ev->nbanks; j++) {
+			size_t at = strlen(missing);
+
+			if (seen[j])
+				continue;
+			/* a bank of an algorithm we know no name of (framed) */
+			if (ev->bank[j] < 0)
+				snprintf(missing + at, sizeof(missing) - at,
+					 "%salgorithm 0x%04x", at ? ", " : "",
+					 ev->alg[j]);
+			else
+				snprintf(missing + at, sizeof(missing) - at,
+					 "%s%s", at ? ", " : "",
 					 ima_bank_name(ev->bank[j]));
+		}
 		if (missing[0])
 			FAIL("event %u (PCR %u, type 0x%x) has no %s digest, yet the Spec ID lists the bank: every event must carry one per bank",
 			     ev->events + 1, pcr, type, missing);

@@ -8,13 +8,20 @@
  *	virtio-serial chardev), asks for the TPM's identity, checks EK
  *	certificate, EK and AK public areas, makes a credential for the EK over
  *	a fresh secret and trusts the AK only when the guest's TPM returns that
- *	secret. Writes DIR/verdict, and when trusted DIR/ak.pem, ak.name.
- *	A verdict of an earlier run in DIR is removed first; the new one
- *	appears whole (written beside it, then renamed) once the guest has
- *	been told the result, its last line "boot: ID" naming the boot it
- *	belongs to (ID: 1-64 letters, digits, '-' or '_'; chosen by whoever
- *	started the boot, so a waiter can tell this boot's verdict from a
- *	stale one).
+ *	secret. DIR (made 0700; refused if others can write it) gets the
+ *	enrollment record DIR/verdict (att_enrollment_format: what was proven,
+ *	field by field, the boot ID named), DIR/ek-cert.der, and when trusted
+ *	DIR/ak.pem, ak.pub, ak.name. A record and AK of an earlier run are
+ *	removed first; every file appears whole (written beside it, fsync,
+ *	renamed), the record last, once the guest has been told the result
+ *	(ID: 1-64 letters, digits, '-' or '_'; chosen by whoever started the
+ *	boot, so a waiter can tell this boot's record from a stale one).
+ *
+ *   ima-attest enrolled --enrolled DIR [--boot ID]
+ *	Whether DIR's enrollment (of boot ID) is trusted: the one rule
+ *	(att_enrollment_check) that verify and poll apply, for the scripts.
+ *	Exit 0 trusted, 1 refused (or a file not what the record names), 2
+ *	I/O or usage error, 3 no record (of boot ID) in DIR.
  *
  *   ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG
  *                     --quote-pcrs VALUES --nonce HEX --eventlog LOG
@@ -62,6 +69,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+
 #include "att_page.h"
 #include "ima_attest.h"
 #include "ima_hash.h"
@@ -76,6 +86,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain PEM] --out DIR [--timeout S]\n"
 		"                         [--boot ID]\n"
+		"       ima-attest enrolled --enrolled DIR [--boot ID]\n"
 		"       ima-attest verify --enrolled DIR --quote MSG --quote-sig SIG --quote-pcrs VALUES\n"
 		"                         --nonce HEX --eventlog LOG [--list LIST] [--html FILE [--rounds JSONL]]\n"
 		"       ima-attest poll --state FILE --enrolled DIR --quote MSG --quote-sig SIG\n"
@@ -131,22 +142,6 @@ fail:
 	close(fd);
 	free(buf);
 	return NULL;
-}
-
-static int spill(const char *dir, const char *name, const void *p, size_t n)
-{
-	char path[4096];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ok = fwrite(p, 1, n, f) == n;
-	if (fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
 }
 
 /* --- the channel ---------------------------------------------------------- */
@@ -258,17 +253,86 @@ static int chan_recv(struct chan *c, struct att_msg *m, char *err,
 	}
 }
 
-/* A boot's name for its verdict: short, one word, nothing to parse. */
-static bool boot_id_ok(const char *id)
+/* sha256 of a file's bytes (the manufacturer CA); 0, or -1 */
+static int file_sha256(const char *path, uint8_t *d)
 {
-	size_t i, n = strlen(id);
+	size_t n;
+	uint8_t *p = slurp(path, MAX_FILE, &n);
+	int rc;
 
-	if (!n || n > 64)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)id[i]) && id[i] != '-' && id[i] != '_')
-			return false;
-	return true;
+	if (!p)
+		return -1;
+	rc = ima_digest(ima_hash_by_name("sha256", 6), p, n, d);
+	free(p);
+	return rc;
+}
+
+/* The record of what e proved into dir (written last, whole). */
+static int write_record(int dirfd, const char *dir, const struct att_enroll *e,
+			const char *boot, const char *ca,
+			const uint8_t *ekcert, size_t ekcert_len, char *err,
+			size_t errlen)
+{
+	struct att_enrollment rec = { 0 };
+	char text[ATT_RECORD_MAX];
+	size_t n;
+	int nl;
+
+	snprintf(rec.boot, sizeof(rec.boot), "%s", boot ? boot : "-");
+	rec.tpm_identity = e->tpm_identity;
+	rec.ak_binding = e->ak_binding;
+	if (e->tpm_identity == ATT_PROVEN) {
+		rec.have_ca = !file_sha256(ca, rec.ca_sha256);
+		rec.have_ekcert = ekcert &&
+			!ima_digest(ima_hash_by_name("sha256", 6), ekcert,
+				    ekcert_len, rec.ekcert_sha256);
+		nl = att_public_name(&e->ek, rec.ek_name, sizeof(rec.ek_name));
+		rec.ek_name_len = nl > 0 ? (size_t)nl : 0;
+		if (!rec.have_ca || !rec.have_ekcert || !rec.ek_name_len) {
+			snprintf(err, errlen, "cannot name the EK that was proven");
+			return -1;
+		}
+	}
+	if (e->ak_binding == ATT_PROVEN) {
+		memcpy(rec.ak_name, e->ak_name, e->ak_name_len);
+		rec.ak_name_len = e->ak_name_len;
+	}
+	rec.trusted = e->activated && e->tpm_identity == ATT_PROVEN &&
+		      e->ak_binding == ATT_PROVEN;
+	rec.rs = e->rs;
+	n = att_enrollment_format(&rec, text, sizeof(text));
+	if (!n) {
+		snprintf(err, errlen, "the enrollment record does not fit");
+		return -1;
+	}
+	return att_file_write(dirfd, dir, ATT_RECORD, text, n, err, errlen);
+}
+
+/* the enrolled AK's files: ak.pem (for ima-audit --ak-pub), ak.pub, ak.name */
+static int write_ak(int dirfd, const char *dir, const struct att_enroll *e,
+		    char *err, size_t errlen)
+{
+	void *pk = att_public_pkey(&e->ak, err, errlen);
+	BIO *bio = pk ? BIO_new(BIO_s_mem()) : NULL;
+	char *pem;
+	long n;
+	int rc = -1;
+
+	if (!bio || !PEM_write_bio_PUBKEY(bio, pk) ||
+	    (n = BIO_get_mem_data(bio, &pem)) <= 0) {
+		if (pk)
+			snprintf(err, errlen, "cannot encode the AK as PEM");
+		goto out;
+	}
+	rc = att_file_write(dirfd, dir, "ak.pem", pem, (size_t)n, err, errlen) ||
+	     att_file_write(dirfd, dir, "ak.name", e->ak_name, e->ak_name_len,
+			    err, errlen) ||
+	     att_file_write(dirfd, dir, "ak.pub", e->ak.area, e->ak.area_len,
+			    err, errlen) ? -1 : 0;
+out:
+	BIO_free(bio);
+	att_pkey_free(pk);
+	return rc;
 }
 
 static int cmd_enroll(int argc, char **argv)
@@ -282,15 +346,17 @@ static int cmd_enroll(int argc, char **argv)
 		{ "boot", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const stale[] = {
+		ATT_RECORD, "ak.pem", "ak.name", "ak.pub", "ek-cert.der",
+	};
 	const char *channel = NULL, *out = NULL, *boot = NULL;
-	char vpath[4096], vtmp[4096];
 	struct att_enroll e = { 0 };
 	struct att_msg m = { 0 };
 	struct chan c = { .fd = -1 };
-	char err[256], path[4096];
-	uint8_t cred[1024];
-	int timeout = 600, opt, rc = 2, i;
-	FILE *v = NULL;
+	char err[ATT_REASON_LEN], werr[ATT_REASON_LEN];
+	uint8_t cred[1024], *ekcert = NULL;
+	size_t ekcert_len = 0, i;
+	int timeout = 600, opt, rc = 2, dirfd;
 	long n;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -306,26 +372,23 @@ static int cmd_enroll(int argc, char **argv)
 	}
 	if (!channel || !e.ca_file || !out || optind != argc || timeout <= 0)
 		usage();
-	if (boot && !boot_id_ok(boot)) {
+	if (boot && !att_boot_id_ok(boot)) {
 		fprintf(stderr, "ima-attest: --boot: 1-64 letters, digits, '-' or '_'\n");
 		return 2;
 	}
-	if (mkdir(out, 0755) && errno != EEXIST) {
-		fprintf(stderr, "ima-attest: %s: %s\n", out, strerror(errno));
+	dirfd = att_dir_open(out, true, err, sizeof(err));
+	if (dirfd < 0) {
+		fprintf(stderr, "ima-attest: %s\n", err);
 		return 2;
 	}
-	/* an earlier verdict must not be read as this one, not even in part */
-	snprintf(vpath, sizeof(vpath), "%s/verdict", out);
-	snprintf(vtmp, sizeof(vtmp), "%s/.verdict.tmp", out);
-	if (unlink(vpath) && errno != ENOENT) {
-		fprintf(stderr, "ima-attest: %s: %s\n", vpath, strerror(errno));
-		return 2;
-	}
-	v = fopen(vtmp, "w");
-	if (!v) {
-		fprintf(stderr, "ima-attest: %s: %s\n", vtmp, strerror(errno));
-		return 2;
-	}
+	/* an earlier record or AK must not be read as this one's, not even
+	 * in part */
+	for (i = 0; i < sizeof(stale) / sizeof(stale[0]); i++)
+		if (att_file_remove(dirfd, out, stale[i], err, sizeof(err))) {
+			fprintf(stderr, "ima-attest: %s\n", err);
+			close(dirfd);
+			return 2;
+		}
 	if (chan_open(&c, channel, timeout)) {
 		snprintf(err, sizeof(err), "cannot connect to %s: %s", channel,
 			 strerror(errno));
@@ -342,11 +405,16 @@ static int cmd_enroll(int argc, char **argv)
 	if (n < 0)
 		goto io;
 	{
-		size_t clen = 0;
-		const uint8_t *cert = att_msg_get(&m, "ekcert", &clen);
+		const uint8_t *cert = att_msg_get(&m, "ekcert", &ekcert_len);
 
-		if (cert)
-			spill(out, "ek-cert.der", cert, clen);
+		if (cert) {
+			ekcert = malloc(ekcert_len ? ekcert_len : 1);
+			if (!ekcert) {
+				snprintf(err, sizeof(err), "out of memory");
+				goto io;
+			}
+			memcpy(ekcert, cert, ekcert_len);
+		}
 	}
 	att_msg_free(&m);
 	/* 2. the credential; the answer must be the secret */
@@ -364,33 +432,13 @@ static int cmd_enroll(int argc, char **argv)
 		att_enroll_answer(&e, &m);
 		att_msg_free(&m);
 	}
-	if (e.activated) {
-		void *pk = att_public_pkey(&e.ak, err, sizeof(err));
-
-		snprintf(path, sizeof(path), "%s/ak.pem", out);
-		if (!pk || att_pkey_write_pem(pk, path) ||
-		    spill(out, "ak.name", e.ak_name, e.ak_name_len) ||
-		    spill(out, "ak.pub", e.ak.area, e.ak.area_len)) {
-			att_pkey_free(pk);
-			snprintf(err, sizeof(err), "cannot write the enrolled AK to %s", out);
-			goto io;
-		}
-		att_pkey_free(pk);
-		fprintf(v, "PASS TPM identity: EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it\n");
-		fprintf(v, "PASS AK binding: restricted TPM signing key, name recomputed, credential activated by the EK's TPM\n");
-		printf("enrollment: PASS (EK certified, AK bound by credential activation)\n");
-		rc = 0;
-	} else {
-		fprintf(v, "%s TPM identity%s\n", e.ek_ok ? "PASS" : "FAIL",
-			e.ek_ok ? ": EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it" : "");
-		fprintf(v, "FAIL AK binding\n");
-		printf("enrollment: FAIL\n");
-		rc = 1;
+	if ((ekcert && att_file_write(dirfd, out, "ek-cert.der", ekcert,
+				      ekcert_len, werr, sizeof(werr))) ||
+	    (e.activated && write_ak(dirfd, out, &e, werr, sizeof(werr)))) {
+		snprintf(err, sizeof(err), "%s", werr);
+		goto io;
 	}
-	for (i = 0; i < e.rs.n; i++) {
-		fprintf(v, "reason: %s\n", e.rs.r[i]);
-		printf("reason: %s\n", e.rs.r[i]);
-	}
+	rc = e.activated ? 0 : 1;
 	{
 		const char *k[] = { "ok" };
 		const uint8_t val[] = { rc == 0 };
@@ -399,57 +447,112 @@ static int cmd_enroll(int argc, char **argv)
 
 		chan_send(&c, "RESULT", k, vp, len, 1);
 	}
-	goto out;
+	goto record;
 io:
-	fprintf(v, "FAIL TPM identity\nFAIL AK binding\nreason: %s\n", err);
-	printf("enrollment: FAIL\nreason: %s\n", err);
+	att_reason(&e.rs, "%s", err);
 	fprintf(stderr, "ima-attest: enroll: %s\n", err);
+	e.activated = false;
+	if (e.ak_binding == ATT_PROVEN)
+		e.ak_binding = ATT_REFUSED;
 	rc = 2;
-out:
+record:
 	att_msg_free(&m);
-	if (boot)
-		fprintf(v, "boot: %s\n", boot);
-	if (fclose(v) || rename(vtmp, vpath)) {
-		fprintf(stderr, "ima-attest: cannot write %s: %s\n", vpath, strerror(errno));
-		unlink(vtmp);
+	for (i = 0; i < (size_t)e.rs.n; i++)
+		printf("reason: %s\n", e.rs.r[i]);
+	if (write_record(dirfd, out, &e, boot, e.ca_file, ekcert, ekcert_len,
+			 werr, sizeof(werr))) {
+		fprintf(stderr, "ima-attest: %s\n", werr);
 		rc = 2;
 	}
+	/* the verdict, once, last */
+	printf("enrollment: %s\n", rc ? "FAIL" :
+	       "PASS (EK certified, AK bound by credential activation)");
+	close(dirfd);
 	if (c.fd >= 0)
 		close(c.fd);
 	free(c.buf);
+	free(ekcert);
 	return rc;
 }
 
-/* --- verify --------------------------------------------------------------- */
-static int enrolled_ok(const char *dir)
-{
-	char path[4096];
-	uint8_t *t;
-	size_t n;
-	int ok;
+/* --- enrolled: the one rule, for the scripts ------------------------------ */
+static const char *const proof_text[] = {
+	[ATT_NOT_PROVEN] = "not proven",
+	[ATT_PROVEN] = "proven",
+	[ATT_REFUSED] = "refused",
+};
 
-	snprintf(path, sizeof(path), "%s/verdict", dir);
-	t = slurp(path, 1 << 16, &n);
-	if (!t)
+static int cmd_enrolled(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "enrolled", required_argument, NULL, 'e' },
+		{ "boot", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL, *boot = NULL;
+	struct att_enrollment rec;
+	struct att_reasons rs = { 0 };
+	char h[2 * ATT_MAX_NAME + 1];
+	int opt, st, i;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e': dir = optarg; break;
+		case 'b': boot = optarg; break;
+		default: usage();
+		}
+	}
+	if (!dir || optind != argc)
+		usage();
+	if (boot && !att_boot_id_ok(boot)) {
+		fprintf(stderr, "ima-attest: --boot: 1-64 letters, digits, '-' or '_'\n");
+		return 2;
+	}
+	st = att_enrollment_check(dir, boot, &rec, NULL, &rs);
+	if (st != ATT_ENROLL_ABSENT && st != ATT_ENROLL_ERROR) {
+		printf("boot: %s\n", rec.boot);
+		ima_bin2hex(rec.ekcert_sha256, 32, h);
+		printf("tpm-identity: %s%s%s%s\n", proof_text[rec.tpm_identity],
+		       rec.have_ekcert ? " (EK certificate sha256 " : "",
+		       rec.have_ekcert ? h : "", rec.have_ekcert ? ")" : "");
+		ima_bin2hex(rec.ak_name, rec.ak_name_len, h);
+		printf("ak-binding: %s%s%s%s\n", proof_text[rec.ak_binding],
+		       rec.ak_name_len ? " (AK name " : "",
+		       rec.ak_name_len ? h : "", rec.ak_name_len ? ")" : "");
+		for (i = 0; i < rec.rs.n; i++)
+			printf("recorded reason: %s\n", rec.rs.r[i]);
+	}
+	for (i = 0; i < rs.n; i++)
+		printf("reason: %s\n", rs.r[i]);
+	ima_bin2hex(rec.ak_name, rec.ak_name_len, h);
+	switch (st) {
+	case ATT_ENROLLED:
+		printf("enrollment: trusted (boot %s, AK name %s)\n", rec.boot, h);
 		return 0;
-	t[n] = '\0';
-	ok = !strncmp((char *)t, "PASS TPM identity", 17) &&
-	     strstr((char *)t, "\nPASS AK binding") && !strstr((char *)t, "FAIL");
-	free(t);
-	return ok;
+	case ATT_ENROLL_REFUSED:
+		printf("enrollment: refused\n");
+		return 1;
+	case ATT_ENROLL_ABSENT:
+		printf("enrollment: none%s%s in %s\n", boot ? " of boot " : "",
+		       boot ? boot : "", dir);
+		return 3;
+	}
+	printf("enrollment: not read\n");
+	return 2;
 }
 
-/* boot_aggregate of the list's first entry (sha256 of an ima-ng d-ng) */
+/* --- verify ---------------------------------------------------------- */
+/*
+ * boot_aggregate of the list's first entry: a sha256 d-ng digest, read
+ * from the record's data and not its template name (ima_data_view)
+ */
 static int list_aggregate(const char *path, uint8_t *out, char *err,
 			  size_t errlen)
 {
 	struct ima_reader r;
 	struct ima_record rec;
-	const uint8_t *dig;
-	const char *algo;
-	size_t alen;
-	uint32_t dlen;
-	int fd, f, ret = -1;
+	struct ima_data_view v;
+	int fd, ret = -1;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -465,20 +568,18 @@ static int list_aggregate(const char *path, uint8_t *out, char *err,
 		snprintf(err, errlen, "the list has no first entry");
 		goto out;
 	}
-	f = ima_record_field(&rec, IMA_F_D_NG);
-	if (f < 0 || ima_split_digest_field(rec.fields[f].data, rec.fields[f].len,
-					    &algo, &alen, &dig, &dlen) ||
-	    alen != 6 || memcmp(algo, "sha256", 6) || dlen != 32) {
-		snprintf(err, errlen, "the list's first entry has no sha256 d-ng digest");
-		goto out;
-	}
-	f = ima_record_field(&rec, IMA_F_N_NG);
-	if (f < 0 || rec.fields[f].len < 14 ||
-	    memcmp(rec.fields[f].data, "boot_aggregate", 14)) {
+	if (rec.tmpl.legacy ||
+	    !ima_data_view(rec.data, rec.data_len, r.order, &v) ||
+	    !(v.ident & IMA_ID_BOOT) || v.nlen != 14 ||
+	    memcmp(v.name, "boot_aggregate", 14)) {
 		snprintf(err, errlen, "the list's first entry is not boot_aggregate");
 		goto out;
 	}
-	memcpy(out, dig, 32);
+	if (!v.alg || strcmp(v.alg->name, "sha256")) {
+		snprintf(err, errlen, "the list's first entry has no sha256 d-ng digest");
+		goto out;
+	}
+	memcpy(out, v.dig, 32);
 	ret = 0;
 out:
 	ima_reader_free(&r);
@@ -509,9 +610,10 @@ static int cmd_verify(int argc, char **argv)
 	size_t msg_len, sig_len, vals_len, log_len;
 	uint8_t nonce[64], agg[32], want[32];
 	struct ima_quote_check qc = { 0 };
-	struct att_reasons rs = { 0 };
+	struct att_reasons rs = { 0 }, ers = { 0 };
+	struct att_enrollment rec;
 	struct ima_pcr_values rv;
-	char err[256], path[4096], hx[65];
+	char err[256], hx[65];
 	struct att_evlog *ev = NULL;
 	int opt, rc = 2, nlen, i, st, def = IMA_BOOT_DEF_NONE;
 	bool quote_ok = false;
@@ -546,15 +648,12 @@ static int cmd_verify(int argc, char **argv)
 		goto out;
 	}
 	/* 1. the AK must be the enrolled one, and the quote its */
-	if (!enrolled_ok(dir)) {
-		att_reason(&rs, "no AK enrolled in %s (enrollment refused or not run): no quote can be trusted", dir);
+	if (att_enrollment_check(dir, NULL, &rec, &qc.ak, &ers) != ATT_ENROLLED) {
+		att_reason(&rs, "no AK enrolled in %s (enrollment refused or not run, or its record does not check): no quote can be trusted",
+			   dir);
+		for (i = 0; i < ers.n; i++)
+			att_reason(&rs, "enrollment: %s", ers.r[i]);
 	} else {
-		snprintf(path, sizeof(path), "%s/ak.pem", dir);
-		qc.ak = ima_quote_key_load(path, err, sizeof(err));
-		if (!qc.ak) {
-			fprintf(stderr, "ima-attest: %s\n", err);
-			goto out;
-		}
 		qc.msg = msg;
 		qc.msg_len = msg_len;
 		qc.sig = sig;
@@ -650,7 +749,7 @@ static int cmd_verify(int argc, char **argv)
 		}
 	}
 out:
-	ima_quote_key_free(qc.ak);
+	att_pkey_free(qc.ak);
 	free(ev);
 	free(msg);
 	free(sig);
@@ -685,7 +784,9 @@ static int cmd_poll(int argc, char **argv)
 	struct att_poll_round r = { 0 };
 	struct ima_keyring kr = { 0 };
 	struct att_poll_state st;
-	char err[256], path[4096], *end;
+	struct att_enrollment rec;
+	struct att_reasons ers = { 0 };
+	char err[ATT_REASON_LEN], *end;
 	int opt, rc = 2, nlen, i, ls;
 	bool first;
 
@@ -745,16 +846,21 @@ static int cmd_poll(int argc, char **argv)
 		if (!r.verifier)
 			goto out;
 	}
-	if (!enrolled_ok(dir)) {
+	if (att_enrollment_check(dir, NULL, &rec, &qc.ak, &ers) != ATT_ENROLLED) {
 		att_reason(&r.rs, "no AK enrolled in %s: no quote can be trusted", dir);
+		for (i = 0; i < ers.n; i++)
+			att_reason(&r.rs, "enrollment: %s", ers.r[i]);
 		goto verdict;
 	}
-	snprintf(path, sizeof(path), "%s/ak.pem", dir);
-	qc.ak = ima_quote_key_load(path, err, sizeof(err));
-	if (!qc.ak) {
-		fprintf(stderr, "ima-attest: %s\n", err);
-		goto out;
+	/* the state is of one enrolled AK: a new enrollment starts anew */
+	if (ls == 0 && (st.ak_name_len != rec.ak_name_len ||
+			memcmp(st.ak_name, rec.ak_name, rec.ak_name_len))) {
+		att_reason(&r.rs, "the state %s is of another enrolled AK: remove it to start from entry 0",
+			   statef);
+		goto verdict;
 	}
+	memcpy(st.ak_name, rec.ak_name, rec.ak_name_len);
+	st.ak_name_len = rec.ak_name_len;
 	qc.msg = msg;
 	qc.msg_len = msg_len;
 	qc.sig = sig;
@@ -789,12 +895,12 @@ verdict:
 		rc = 1;
 		goto out;
 	}
-	if (att_poll_save(&st, statef)) {
-		fprintf(stderr, "ima-attest: cannot write %s\n", statef);
+	if (att_poll_save(&st, statef, err, sizeof(err))) {
+		fprintf(stderr, "ima-attest: %s\n", err);
 		goto out;
 	}
 	/* what this round proved, and what a round never proves */
-	printf("proven: TPM identity and AK binding (%s/verdict); the quote signed by that AK over this round's nonce; %s (resetCount %lu, restartCount %lu%s); %llu new entries from entry %llu replay from the saved state to the quoted PCR 10 in both banks%s; %s\n",
+	printf("proven: TPM identity and AK binding (%s/verdict, every field checked); the quote signed by that AK over this round's nonce; %s (resetCount %lu, restartCount %lu%s); %llu new entries from entry %llu replay from the saved state to the quoted PCR 10 in both banks%s; %s\n",
 	       dir, first ? "boot identity recorded" : "the same boot as the last round",
 	       (unsigned long)st.reset_count, (unsigned long)st.restart_count,
 	       first ? "" : ", clock not backwards",
@@ -815,7 +921,7 @@ out:
 	ima_verifier_free(r.verifier);
 	ima_deny_free(deny);
 	ima_keyring_free(&kr);
-	ima_quote_key_free(qc.ak);
+	att_pkey_free(qc.ak);
 	free(msg);
 	free(sig);
 	free(vals);
@@ -837,8 +943,8 @@ static int cmd_request(int argc, char **argv)
 	size_t lens[ATT_MSG_FIELDS];
 	struct chan c = { .fd = -1 };
 	struct att_msg m = { 0 };
-	int timeout = 300, opt, nf = 0, rc = 2, i;
-	char err[256];
+	int timeout = 300, opt, nf = 0, rc = 2, i, dirfd;
+	char err[ATT_REASON_LEN];
 
 	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (opt) {
@@ -862,8 +968,9 @@ static int cmd_request(int argc, char **argv)
 		vals[nf] = (uint8_t *)eq + 1;	/* sent as given: bytes of the value */
 		nf++;
 	}
-	if (mkdir(out, 0755) && errno != EEXIST) {
-		fprintf(stderr, "ima-attest: %s: %s\n", out, strerror(errno));
+	dirfd = att_dir_open(out, true, err, sizeof(err));
+	if (dirfd < 0) {
+		fprintf(stderr, "ima-attest: %s\n", err);
 		return 2;
 	}
 	if (chan_open(&c, channel, timeout) ||
@@ -875,18 +982,25 @@ static int cmd_request(int argc, char **argv)
 		fprintf(stderr, "ima-attest: request: %s\n", err);
 		goto out;
 	}
-	if (spill(out, "verb", m.verb, strlen(m.verb)))
-		goto out;
+	/* keys are [a-z0-9_] (att_msg_parse): file names in out */
+	if (att_file_write(dirfd, out, "verb", m.verb, strlen(m.verb), err,
+			   sizeof(err)))
+		goto wfail;
 	for (i = 0; i < m.nfields; i++)
-		if (spill(out, m.key[i], m.val[i], m.len[i]))
-			goto out;
+		if (att_file_write(dirfd, out, m.key[i], m.val[i], m.len[i],
+				   err, sizeof(err)))
+			goto wfail;
 	printf("%s\n", m.verb);
 	rc = 0;
+	goto out;
+wfail:
+	fprintf(stderr, "ima-attest: request: %s\n", err);
 out:
 	att_msg_free(&m);
 	if (c.fd >= 0)
 		close(c.fd);
 	free(c.buf);
+	close(dirfd);
 	return rc;
 }
 
@@ -954,6 +1068,8 @@ int main(int argc, char **argv)
 		usage();
 	if (!strcmp(argv[1], "enroll"))
 		return cmd_enroll(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "enrolled"))
+		return cmd_enrolled(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "verify"))
 		return cmd_verify(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "request"))

@@ -34,63 +34,53 @@ static void jhex(FILE *out, const uint8_t *p, size_t n)
 	fprintf(out, "\"%s\"", hx);
 }
 
-/* The enrollment record, line by line: "PASS|FAIL CHECK[: TEXT]", reasons. */
+/*
+ * The enrollment as the one rule reads it (att_enrollment_check): each
+ * step proven or not, the record's reasons (and, when the record says
+ * trusted, why a file it names does not check), its boot; null without a
+ * record.
+ */
 static void json_enrollment(FILE *out, const char *dir)
 {
-	char path[4096], line[1024];
-	bool first = true;
-	FILE *f;
+	static const char *const said[2] = {
+		"EK certificate chains to the manufacturer CA and certifies an EK, EK public key matches it",
+		"restricted TPM signing key, name recomputed, credential activated by the EK's TPM",
+	};
+	struct att_enrollment rec;
+	struct att_reasons rs = { 0 };
+	int st = att_enrollment_check(dir, NULL, &rec, NULL, &rs), i, k;
+	int proof[2];
 
-	snprintf(path, sizeof(path), "%s/verdict", dir);
-	f = fopen(path, "r");
-	if (!f) {
+	if (st == ATT_ENROLL_ABSENT || st == ATT_ENROLL_ERROR) {
 		fputs("null", out);
 		return;
 	}
+	proof[0] = rec.tpm_identity;
+	proof[1] = rec.ak_binding;
 	fputs("{\"lines\":[", out);
-	while (fgets(line, sizeof(line), f)) {
-		char *colon;
-		bool pass = !strncmp(line, "PASS ", 5);
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!pass && strncmp(line, "FAIL ", 5))
-			continue;
-		colon = strstr(line + 5, ": ");
-		if (colon)
-			*colon = '\0';
-		fprintf(out, "%s{\"pass\":%s,\"check\":", first ? "" : ",",
-			pass ? "true" : "false");
-		jstr(out, line + 5);
+	for (k = 0; k < 2; k++) {
+		fprintf(out, "%s{\"pass\":%s,\"check\":", k ? "," : "",
+			proof[k] == ATT_PROVEN ? "true" : "false");
+		jstr(out, k ? "AK binding" : "TPM identity");
 		fputs(",\"text\":", out);
-		jstr(out, colon ? colon + 2 : "");
+		jstr(out, proof[k] == ATT_PROVEN ? said[k] : "");
 		fputc('}', out);
-		first = false;
 	}
 	fputs("],\"reasons\":[", out);
-	rewind(f);
-	first = true;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "reason: ", 8))
-			continue;
-		fputs(first ? "" : ",", out);
-		jstr(out, line + 8);
-		first = false;
+	for (i = 0; i < rec.rs.n; i++) {
+		fputs(i ? "," : "", out);
+		jstr(out, rec.rs.r[i]);
+	}
+	for (k = 0; rec.trusted && st != ATT_ENROLLED && k < rs.n; k++) {
+		fputs(i + k ? "," : "", out);
+		jstr(out, rs.r[k]);
 	}
 	fputs("],\"boot\":", out);
-	rewind(f);
-	first = true;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "boot: ", 6) && first) {
-			jstr(out, line + 6);
-			first = false;
-		}
-	}
-	if (first)
+	if (strcmp(rec.boot, "-"))
+		jstr(out, rec.boot);
+	else
 		fputs("null", out);
 	fputc('}', out);
-	fclose(f);
 }
 
 static void json_eventlog(FILE *out, const struct att_page_verify *v)

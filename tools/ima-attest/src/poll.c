@@ -5,12 +5,15 @@
  * verifier names; the verifier continues from its saved state (Keylime's
  * incremental attestation).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ima_attest.h"
+#include "ima_audit.h"
 #include "ima_hash.h"
 #include "ima_log.h"
 #include "ima_sig.h"
@@ -22,77 +25,117 @@ static int hexin(const char *h, uint8_t *out, size_t n)
 	return ima_hex2bin(h, strlen(h), out, n) == (int)n ? 0 : -1;
 }
 
+#define STATE_MAX	4096
+
 int att_poll_load(struct att_poll_state *st, const char *path, char *err,
 		  size_t errlen)
 {
-	char line[256], a[160];
+	char dir[4096], a[160], rerr[ATT_REASON_LEN];
+	const char *name, *line, *nl;
 	unsigned long long x, y;
-	int got = 0;
-	FILE *f;
+	uint8_t *text;
+	size_t len;
+	int got = 0, fd, ret = -1;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(path, "r");
-	if (!f)
-		return 1;	/* no state yet: a new one */
-	if (!fgets(line, sizeof(line), f) || strcmp(line, "ima-attest-state 1\n")) {
-		snprintf(err, errlen, "%s is not an ima-attest state file", path);
-		fclose(f);
+	if (att_path_split(path, dir, sizeof(dir), &name)) {
+		snprintf(err, errlen, "%s: not a file name", path);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "boot %llu %llu", &x, &y) == 2 && x <= UINT32_MAX &&
+	fd = att_dir_open(dir, false, err, errlen);
+	if (fd < 0)
+		return -1;
+	text = att_file_read(fd, dir, name, STATE_MAX, &len, rerr,
+			     sizeof(rerr));
+	close(fd);
+	if (!text) {
+		if (errno == ENOENT)
+			return 1;	/* no state yet: a new one */
+		snprintf(err, errlen, "%s", rerr);
+		return -1;
+	}
+	line = (const char *)text;
+	if (strncmp(line, "ima-attest-state 1\n", 19)) {
+		snprintf(err, errlen, "%s is not an ima-attest state file", path);
+		goto out;
+	}
+	for (line += 19; *line; line = nl + 1) {
+		char l[256];
+
+		nl = strchr(line, '\n');
+		if (!nl || (size_t)(nl - line) >= sizeof(l)) {
+			snprintf(err, errlen, "%s: a line too long or unfinished", path);
+			goto out;
+		}
+		memcpy(l, line, (size_t)(nl - line));
+		l[nl - line] = '\0';
+		if (sscanf(l, "ak %159s", a) == 1 && strlen(a) % 2 == 0 &&
+		    strlen(a) / 2 <= sizeof(st->ak_name) &&
+		    ima_hex2bin(a, strlen(a), st->ak_name, sizeof(st->ak_name)) > 0) {
+			st->ak_name_len = strlen(a) / 2;
+			got |= 8;
+		} else if (sscanf(l, "boot %llu %llu", &x, &y) == 2 && x <= UINT32_MAX &&
 		    y <= UINT32_MAX) {
 			st->have_boot = true;
 			st->reset_count = (uint32_t)x;
 			st->restart_count = (uint32_t)y;
-		} else if (sscanf(line, "clock %llu", &x) == 1) {
+		} else if (sscanf(l, "clock %llu", &x) == 1) {
 			st->clock = x;
-		} else if (sscanf(line, "next %llu %llu", &x, &y) == 2) {
+		} else if (sscanf(l, "next %llu %llu", &x, &y) == 2) {
 			st->next_index = x;
 			st->next_offset = y;
 			got |= 1;
-		} else if (sscanf(line, "pcr10 sha1 %159s", a) == 1 && !hexin(a, st->pcr[0], 20)) {
+		} else if (sscanf(l, "pcr10 sha1 %159s", a) == 1 && !hexin(a, st->pcr[0], 20)) {
 			got |= 2;
-		} else if (sscanf(line, "pcr10 sha256 %159s", a) == 1 && !hexin(a, st->pcr[1], 32)) {
+		} else if (sscanf(l, "pcr10 sha256 %159s", a) == 1 && !hexin(a, st->pcr[1], 32)) {
 			got |= 4;
-		} else if (sscanf(line, "rounds %llu", &x) == 1) {
+		} else if (sscanf(l, "rounds %llu", &x) == 1) {
 			st->rounds = x;
 		} else {
-			snprintf(err, errlen, "%s: bad line: %.60s", path, line);
-			fclose(f);
-			return -1;
+			ima_escape(a, 80, l, strlen(l));
+			snprintf(err, errlen, "%s: bad line: %s", path, a);
+			goto out;
 		}
 	}
-	fclose(f);
-	if (got != 7) {
-		snprintf(err, errlen, "%s lacks next or pcr10 lines", path);
-		return -1;
+	if (got != 15) {
+		snprintf(err, errlen, "%s lacks an ak, next or pcr10 line", path);
+		goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(text);
+	return ret;
 }
 
-int att_poll_save(const struct att_poll_state *st, const char *path)
+int att_poll_save(const struct att_poll_state *st, const char *path,
+		  char *err, size_t errlen)
 {
-	char tmp[4096], h1[41], h2[65];
-	FILE *f;
-	int ok;
+	char dir[4096], text[STATE_MAX], h1[41], h2[65];
+	char ak[2 * ATT_MAX_NAME + 1];
+	const char *name;
+	int fd, n, ret;
 
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	f = fopen(tmp, "w");
-	if (!f)
+	if (att_path_split(path, dir, sizeof(dir), &name)) {
+		snprintf(err, errlen, "%s: not a file name", path);
 		return -1;
+	}
 	ima_bin2hex(st->pcr[0], 20, h1);
 	ima_bin2hex(st->pcr[1], 32, h2);
-	fprintf(f, "ima-attest-state 1\n");
+	ima_bin2hex(st->ak_name, st->ak_name_len, ak);
+	n = snprintf(text, sizeof(text), "ima-attest-state 1\nak %s\n", ak);
 	if (st->have_boot)
-		fprintf(f, "boot %" PRIu32 " %" PRIu32 "\nclock %" PRIu64 "\n",
-			st->reset_count, st->restart_count, st->clock);
-	fprintf(f, "next %" PRIu64 " %" PRIu64 "\npcr10 sha1 %s\npcr10 sha256 %s\nrounds %" PRIu64 "\n",
-		st->next_index, st->next_offset, h1, h2, st->rounds);
-	ok = !ferror(f);
-	if (fclose(f))
-		ok = 0;
-	return ok && !rename(tmp, path) ? 0 : -1;
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "boot %" PRIu32 " %" PRIu32 "\nclock %" PRIu64 "\n",
+			      st->reset_count, st->restart_count, st->clock);
+	n += snprintf(text + n, sizeof(text) - (size_t)n,
+		      "next %" PRIu64 " %" PRIu64 "\npcr10 sha1 %s\npcr10 sha256 %s\nrounds %" PRIu64 "\n",
+		      st->next_index, st->next_offset, h1, h2, st->rounds);
+	fd = att_dir_open(dir, false, err, errlen);
+	if (fd < 0)
+		return -1;
+	ret = att_file_write(fd, dir, name, text, (size_t)n, err, errlen);
+	close(fd);
+	return ret;
 }
 
 static bool matches(uint8_t pcr[2][ATT_MAX_DIGEST], const struct ima_pcr_values *q)
@@ -115,7 +158,11 @@ static void extend(uint8_t *pcr, int bank, const uint8_t *d)
  * No bank hashes the template name: whoever sends the list can give a
  * record any name under which its data still frames ("ima-sig" and
  * "ima-buf" have the same length and layout). So a record is read here
- * by position (ima_data_view), never by the name it carries.
+ * by its data (ima_data_view), never by the name it carries: by position
+ * for a file's digest, name and signature (the ima-sig layout, the only
+ * one whose signatures poll verifies), and under every template the data
+ * allows for what decides the checks (a buffer, a boot_aggregate, a
+ * kexec_execute record), in any of the kernel's fields and any order.
  */
 
 /* the record's name for a message, at most 80 bytes */
@@ -132,9 +179,11 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 {
 	struct ima_sig_hdr h;
 	const char *name;
-	int nlen = shown(v, &name);
+	int nlen = shown(v, &name), rc;
 
-	if (v->buf || ima_data_named(v, "boot_aggregate"))
+	/* a boot_aggregate is checked against the quoted PCRs 0-9 instead
+	 * (check_handover, entry 0): a file cannot pass that */
+	if (v->buf || (v->ident & IMA_ID_BOOT))
 		return;
 	if (!v->alg) {
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): no file digest", index,
@@ -146,8 +195,19 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 			   index, nlen, name);
 		return;
 	}
-	if (ima_sig_parse(v->f[2], v->len[2], &h) != IMA_SIG_OK ||
-	    ima_verify_v2(r->verifier, v->alg, v->dig, v->dlen, &h) != IMA_SIG_OK)
+	rc = ima_sig_parse(v->f[2], v->len[2], &h);
+	if (rc == IMA_SIG_OK)
+		rc = ima_verify_sig(r->verifier, v->alg, v->dtype, v->dig,
+				    v->dlen, &h);
+	if (rc == IMA_SIG_WEAK_DIGEST)
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): a signature over an %s digest attests nothing (collisions are practical)",
+			   index, nlen, name, v->alg->name);
+	else if (rc == IMA_SIG_TYPE_MISMATCH)
+		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): %s signature over %s digest: the kernel refuses it",
+			   index, nlen, name,
+			   h.type == IMA_VERITY_DIGSIG ? "an fs-verity" : "a file-hash",
+			   v->dtype == IMA_DT_VERITY ? "an fs-verity" : "a file-hash");
+	else if (rc != IMA_SIG_OK)
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): signature does not verify with the IMA key",
 			   index, nlen, name);
 }
@@ -164,7 +224,7 @@ static void check_deny(struct att_poll_round *r, const struct ima_data_view *v,
 	int nlen = shown(v, &name);
 	unsigned long line;
 
-	if (!v->alg || ima_data_named(v, "boot_aggregate"))
+	if (!v->alg || (v->ident & IMA_ID_BOOT))
 		return;
 	if (!ima_deny_has_algo(r->deny, v->alg)) {
 		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): %s lists no %s digest: it cannot be checked against it",
@@ -203,7 +263,7 @@ static void check_handover(struct att_poll_round *r,
 			   uint64_t index, bool violation, bool *pending,
 			   uint64_t *exec)
 {
-	bool boot = !violation && ima_data_named(v, "boot_aggregate");
+	bool boot = !violation && (v->ident & IMA_ID_BOOT);
 
 	if (index > 0 && boot && !*pending)
 		att_reason(&r->rs, "entry %" PRIu64 ": a boot_aggregate after entry 0 without a kexec_execute record just before it",
@@ -214,7 +274,7 @@ static void check_handover(struct att_poll_round *r,
 	else if (*pending && !boot)
 		att_reason(&r->rs, "entry %" PRIu64 ": kexec_execute (entry %" PRIu64 ") is not followed by the next kernel's boot_aggregate",
 			   index, *exec);
-	*pending = !violation && ima_data_named(v, "kexec_execute") && v->buf;
+	*pending = !violation && (v->ident & IMA_ID_KEXEC_EXECUTE);
 	if (*pending)
 		*exec = index;
 }

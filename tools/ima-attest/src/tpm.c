@@ -13,16 +13,24 @@
 #include <openssl/pem.h>
 
 #include "ima_attest.h"
+#include "ima_audit.h"
 
+/*
+ * A reason may quote what the guest sent (a file name, why activation
+ * failed): it is kept escaped (ima_escape), so that no report, state or
+ * enrollment record can hold a line the guest wrote.
+ */
 void att_reason(struct att_reasons *rs, const char *fmt, ...)
 {
+	char raw[ATT_REASON_LEN];
 	va_list ap;
 
 	if (rs->n >= ATT_MAX_REASONS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(rs->r[rs->n], ATT_REASON_LEN, fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	ima_escape(rs->r[rs->n], ATT_REASON_LEN, raw, strlen(raw));
 	rs->n++;
 }
 

@@ -66,9 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ima_sig_parse(data + (size ? 1 : 0) + split,
 			  (uint32_t)(size - (size ? 1 : 0) - split), &h) ==
 	    IMA_SIG_OK)
-		ima_listkeys_verify(&lk, false, sha256, d, 32, &h, NULL, 0, 2,
-				    2, "/f", 2);
-	ima_listkeys_verify(&lk, true, sha256, d, 32, NULL,
+		ima_listkeys_verify(&lk, false, sha256, IMA_DT_NONE, d, 32,
+				    &h, NULL, 0, 2, 2, "/f", 2);
+	ima_listkeys_verify(&lk, true, sha256, IMA_DT_NONE, d, 32, NULL,
 			    data + (size ? 1 : 0) + split,
 			    size - (size ? 1 : 0) - split, 3, 3, "/g", 2);
 	ima_listkeys_free(&lk);

@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   20);
 		ima_manifest_free(m);
 	}
-	ima_split_digest_field(data, (uint32_t)size, &algo, &alen, &d, &dlen);
+	ima_split_digest_field(data, (uint32_t)size, NULL, &algo, &alen, &d,
+			       &dlen);
 	{
 		struct ima_denylist *dl = ima_deny_new();
 

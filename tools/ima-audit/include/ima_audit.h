@@ -30,7 +30,15 @@ enum ima_exit {
 
 #define IMA_NO_INDEX UINT64_MAX
 #define IMA_MAX_TEMPLATE_KINDS 16
-#define IMA_MAX_FAILURES 100000	/* stored; all are counted */
+/*
+ * What a hostile list can make the audit keep and print: every failure is
+ * counted, the first IMA_FAILURES_PER_CLASS of each class are kept (the
+ * rest counted per class and reported as not listed), and a kept path is
+ * cut to IMA_PATH_KEEP bytes (its length kept).
+ */
+#define IMA_FAILURES_PER_CLASS 100
+#define IMA_PATH_KEEP 256
+#define IMA_REASON_MAX 1024	/* a reason, escaped, with its NUL */
 
 struct ima_audit_opts {
 	struct ima_reader_opts reader;
@@ -55,6 +63,7 @@ struct ima_audit_opts {
 	 */
 	struct ima_pool *pool;
 	struct hashq *hashq;		/* the same for the replay thread */
+	unsigned int failures_per_class;	/* kept; 0: the default */
 	size_t hashq_bufsz;		/* PCR replay queue buffers (4 of them);
 					 * 0: 256 KiB (fuzzers: small) */
 	/*
@@ -99,7 +108,8 @@ struct ima_failure {
 	int kind;
 	uint64_t seq;
 	int cls;		/* enum ima_fail_class */
-	char *path;		/* may be NULL */
+	char *path;		/* may be NULL; at most IMA_PATH_KEEP bytes */
+	size_t path_len;	/* the path's whole length */
 	char *reason;
 };
 
@@ -187,37 +197,59 @@ struct ima_audit {
 		uint64_t count, size, segment;	/* as the record states them */
 		bool ok;
 	} *handovers;
-	size_t nhandovers;
+	size_t nhandovers, cap_handovers;
 	/*
 	 * The boot_aggregate of every later kernel: a policy recorded before
-	 * the last one that is attested was another kernel's (pick_policy)
+	 * the last one that is attested was another kernel's (pick_policy).
+	 * The TPM orders records on one PCR only, so a record on another PCR
+	 * is placed only by the kexec_execute record just before it: it
+	 * counts the entries before it (ke_count), ke_qpos of them on its own
+	 * PCR, so at most ke_count - ke_qpos on all the others.
 	 */
 	struct ima_kernel_start {
 		uint64_t index;
 		uint32_t pcr;
+		bool has_ke;		/* kexec_execute just before, same PCR,
+					 * its count read */
+		uint64_t ke_count, ke_qpos;
 	} *kstarts;
-	size_t nkstarts;
+	size_t nkstarts, cap_kstarts;
 
 	/* ima_policy entries seen; the recorded one is chosen at the end */
 	struct ima_policy_entry {
 		uint64_t index, offset;
 		uint32_t pcr;
+		uint64_t qpos;		/* entries on its PCR before it */
 		uint8_t *data;
 		size_t len;
 	} *policies;
-	size_t npolicies;
+	size_t npolicies, cap_policies;
 	bool policy_found;
+	/*
+	 * Policy records that may each be the last kernel's last, but differ
+	 * (or none is surely the last kernel's): what the TPM orders does not
+	 * say which is the recorded policy (policy_diff says why)
+	 */
+	bool policy_unattributed;
+	uint64_t unattributed[IMA_NR_PCRS];
+	int nunattributed;
 	uint64_t kernel_start;	/* first entry of the kernel it must be of */
+	uint64_t pcr_seen[IMA_NR_PCRS];	/* entries read per PCR */
+	bool exec_count_ok;	/* the last kexec_execute's count read */
+	uint32_t exec_pcr;
+	uint64_t exec_count, exec_qpos;
 	uint64_t policy_index, policy_offset;
 	uint8_t *policy;
 	size_t policy_len;
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
 	char policy_diff[200];
 
-	/* failures */
+	/* failures: all counted, the first of each class kept */
 	struct ima_failure *failures;
 	size_t nfailures, cap_failures;
 	uint64_t failure_count;
+	uint64_t class_count[IMA_FC_COUNT];	/* counted per class */
+	uint64_t class_kept[IMA_FC_COUNT];	/* kept per class */
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;
@@ -272,7 +304,15 @@ void ima_report_failures(const struct ima_audit *a, FILE *out);
 void ima_report_binding(const struct ima_audit *a, FILE *out);
 /* JSON string body (no quotes); invalid UTF-8 bytes become \u00XX. */
 void ima_json_escape(FILE *out, const char *s, size_t len);
-/* Printable form: non-printable bytes as \xNN. */
+/*
+ * Printable form: bytes outside printable ASCII, and '\', as \xNN, so
+ * that no input can start a line of its own or send a terminal control.
+ */
 void ima_text_escape(FILE *out, const char *s, size_t len);
+/*
+ * The same into dst (dstlen bytes with the NUL; cut short, never inside
+ * an escape, when it does not fit). Returns the length written.
+ */
+size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len);
 
 #endif

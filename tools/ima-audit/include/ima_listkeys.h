@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ima_hash.h"
+#include "ima_log.h"
 #include "ima_sig.h"
 
 struct ima_listkey {
@@ -71,13 +72,15 @@ int ima_listkeys_add(struct ima_listkeys *lk, const uint8_t *der, size_t len,
 void ima_listkeys_new_kernel(struct ima_listkeys *lk);
 
 /*
- * An evmctl v2 signature (or, modsig, a PKCS#7) over digest checked with
- * the accepted keys of its key id; the use is remembered for
+ * An evmctl v2 signature (or, modsig, a PKCS#7) over digest (of type
+ * dtype, enum ima_digest_type: ima_verify_sig's rules) checked with the
+ * accepted keys of its key id; the use is remembered for
  * ima_listkeys_uses. IMA_SIG_UNKNOWN_KEY when no accepted key has the id
  * (or is the signer), else the verification's result.
  */
 int ima_listkeys_verify(struct ima_listkeys *lk, bool modsig,
-			const struct ima_hash_algo *alg, const uint8_t *digest,
+			const struct ima_hash_algo *alg, int dtype,
+			const uint8_t *digest,
 			size_t dlen, const struct ima_sig_hdr *h,
 			const uint8_t *p7, size_t p7len, uint64_t index,
 			uint64_t offset, const char *path, size_t plen);

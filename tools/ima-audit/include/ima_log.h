@@ -186,49 +186,88 @@ const char *ima_field_name(enum ima_field_id id);
 int ima_record_field(const struct ima_record *rec, enum ima_field_id id);
 
 /*
+ * What a digest field says its digest is: d-ngv2 writes "ima:" (a hash of
+ * the file's content) or "verity:" (the file's fs-verity digest) before
+ * the algorithm; d-ng and d-modsig write no type.
+ */
+enum ima_digest_type {
+	IMA_DT_NONE,
+	IMA_DT_IMA,
+	IMA_DT_VERITY,
+};
+
+/*
  * Split d-ng / d-ngv2 / d-modsig content "[type:]algo:\0digest".
  * Returns 0 and points algo (not NUL-terminated, algo_len bytes) and
- * digest into data; -1 if malformed.
+ * digest into data, and sets *type (may be NULL); -1 if malformed: no
+ * "algo:\0", a type other than "ima" or "verity", or more than one.
  */
-int ima_split_digest_field(const uint8_t *data, uint32_t len,
+int ima_split_digest_field(const uint8_t *data, uint32_t len, int *type,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len);
 
 /*
- * A record's data read by position, the way the kernel lays out every
- * template but "ima": u32-length-prefixed fields, the first the digest
- * (d-ng), the second the name (n-ng), a third the signature (ima-sig) or
- * the buffer (ima-buf). No bank hashes the template name, so whoever
- * holds the list can give a record any name under which its data still
- * frames: what a record is must be read from here, not from its name.
+ * A record's data read without its name. No bank hashes the template
+ * name, so whoever holds the list can give a record any name under which
+ * its data still frames: what a record is must be read from its data.
+ * Every template but "ima" lays out u32-length-prefixed fields, in the
+ * order and number the template (a custom one: any of the kernel's
+ * fields, supported_fields[] in ima_template.c) says, so the data is
+ * read two ways:
+ *
+ * - by position, as the kernel's ima-ng/ima-sig/ima-buf lay it out: the
+ *   first field the digest (d-ng), the second the name (n-ng), a third
+ *   the signature or the buffer (alg, dig, name below);
+ *
+ * - by content, under every reading any template allows: a digest field
+ *   is one that reads as d-ng/d-ngv2/d-modsig ("[type:]algo:\0digest") or
+ *   as the legacy d (20 raw bytes, sha1; 16, md5), a name one that ends
+ *   with its only NUL (n-ng, or n in a custom template), a buffer one
+ *   whose hash under a digest field's algorithm is that digest. What the
+ *   record can then be (ident): a boot_aggregate (a field reads the name
+ *   "boot_aggregate"), or the kernel's policy or ima_kexec record (a name
+ *   field reads its name, a buffer field hashes to a digest field).
  */
 struct ima_hash_algo;
+
+enum ima_ident {
+	IMA_ID_BOOT = 1 << 0,		/* boot_aggregate */
+	IMA_ID_POLICY = 1 << 1,		/* ima_policy, ima_policy_loaded */
+	IMA_ID_KEXEC_LOAD = 1 << 2,	/* ima_kexec: kexec_load */
+	IMA_ID_KEXEC_EXECUTE = 1 << 3,	/* ima_kexec: kexec_execute */
+};
 
 struct ima_data_view {
 	int n;				/* fields */
 	const uint8_t *f[IMA_MAX_FIELDS];
 	uint32_t len[IMA_MAX_FIELDS];
+	/* by position */
 	const struct ima_hash_algo *alg; /* the first field as d-ng, or NULL */
+	int dtype;			/* its enum ima_digest_type */
 	const uint8_t *dig;
 	uint32_t dlen;
 	const char *name;		/* the second field up to its NUL */
 	size_t nlen;			/* or NULL, 0 */
+	/* by content */
+	unsigned int ident;		/* enum ima_ident bits */
 	/*
-	 * A buffer as the kernel measures one: three fields, the third not
-	 * empty (the kernel measures no empty buffer, and a file's record
-	 * under a template with a buf field has an empty one), not starting
-	 * with a signature type (what a file's sig field holds: a file whose
+	 * A buffer as the kernel measures one (critical data, a kexec
+	 * command line, a key), under any template: a digest field, a name
+	 * field and a buffer field, the buffer not empty (the kernel
+	 * measures no empty buffer, and a file's record under a template
+	 * with a buf field has an empty one), not starting with a
+	 * signature's type (what a file's sig field holds: a file whose
 	 * content equals its own security.ima bytes would read as a buffer
-	 * otherwise), and the digest is its hash.
+	 * otherwise), its hash the digest; and every other field empty (the
+	 * kernel fills no file field for a buffer). buf_field is its index.
 	 */
 	bool buf;
+	int buf_field;
 };
 
 /* Frames data into v; false (v->n fields so far) if it does not frame. */
 bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		   struct ima_data_view *v);
-/* The view's name is exactly name. */
-bool ima_data_named(const struct ima_data_view *v, const char *name);
 
 static inline uint32_t ima_get32(const uint8_t *p, enum ima_byte_order o)
 {

@@ -20,10 +20,12 @@ struct sig_job {
 	const struct ima_hash_algo *alg;
 	uint8_t digest[IMA_MAX_DIGEST];
 	uint32_t dlen;
+	int dtype;		/* enum ima_digest_type */
 	struct ima_sig_hdr hdr;
 	uint8_t *sig;
 	uint32_t siglen;
-	size_t plen;
+	size_t plen;		/* the path's length; path holds the first
+				 * IMA_PATH_KEEP bytes of it */
 	char path[];
 };
 
@@ -253,38 +255,9 @@ static void hq_finish(struct ima_audit *a)
 }
 
 static const char *const class_names[IMA_FC_COUNT] = {
-	[IMA_FC_GENERIC] = "failure",
-	[IMA_FC_TEMPLATE_HASH] = "template-hash",
-	[IMA_FC_UNKNOWN_TEMPLATE] = "unknown-template",
-	[IMA_FC_MALFORMED_FIELD] = "malformed-field",
-	[IMA_FC_BOOT_AGGREGATE] = "boot-aggregate",
-	[IMA_FC_BOOT_UNVERIFIED] = "boot-aggregate-unverified",
-	[IMA_FC_BAD_SIGNATURE] = "bad-signature",
-	[IMA_FC_UNKNOWN_KEY] = "unknown-key",
-	[IMA_FC_SIG_ALGO] = "signature-algorithm",
-	[IMA_FC_SIG_MALFORMED] = "signature-malformed",
-	[IMA_FC_SIG_UNSUPPORTED] = "signature-unsupported",
-	[IMA_FC_UNSIGNED] = "unsigned",
-	[IMA_FC_MANIFEST_PATH] = "manifest-path",
-	[IMA_FC_MANIFEST_DIGEST] = "manifest-digest",
-	[IMA_FC_MANIFEST_ALGO] = "manifest-algorithm",
-	[IMA_FC_BUF_DIGEST] = "buf-digest",
-	[IMA_FC_POLICY] = "policy",
-	[IMA_FC_PCR_MISMATCH] = "pcr-mismatch",
-	[IMA_FC_PCR_BANKS_DISAGREE] = "pcr-banks-disagree",
-	[IMA_FC_PCR_COVERS_NOTHING] = "pcr-covers-nothing",
-	[IMA_FC_UNBOUND_PCR] = "unbound-pcr",
-	[IMA_FC_UNCOVERED] = "uncovered",
-	[IMA_FC_QUOTE_MAGIC] = "quote-magic",
-	[IMA_FC_QUOTE_TYPE] = "quote-type",
-	[IMA_FC_QUOTE_NONCE] = "quote-nonce",
-	[IMA_FC_QUOTE_SIGNATURE] = "quote-signature",
-	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
-	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
-	[IMA_FC_KEXEC] = "kexec-handover",
-	[IMA_FC_LIST_KEY] = "list-key",
-	[IMA_FC_DENIED] = "denied",
-	[IMA_FC_DENY_ALGO] = "deny-algorithm",
+#define IMA_FC_NAME(id, name) [IMA_FC_##id] = name,
+	IMA_FAIL_CLASSES(IMA_FC_NAME)
+#undef IMA_FC_NAME
 };
 
 const char *ima_fail_class_name(int cls)
@@ -306,6 +279,7 @@ static int class_kind(int cls)
 	case IMA_FC_SIG_ALGO:
 	case IMA_FC_SIG_MALFORMED:
 	case IMA_FC_SIG_UNSUPPORTED:
+	case IMA_FC_SIG_TYPE:
 	case IMA_FC_UNSIGNED:
 	case IMA_FC_LIST_KEY:
 		return IMA_FK_SIG;
@@ -334,44 +308,64 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
 			const char *reason);
 
+/*
+ * A reason may quote input (a template name): it is kept escaped
+ * (ima_escape), so that no output can print a line the list wrote.
+ */
+static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		  int kind, int cls, const char *path, size_t plen,
+		  const char *fmt, va_list ap)
+	__attribute__((format(printf, 8, 0)));
+
+static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		  int kind, int cls, const char *path, size_t plen,
+		  const char *fmt, va_list ap)
+{
+	char raw[256], reason[IMA_REASON_MAX];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	ima_escape(reason, sizeof(reason), raw, strlen(raw));
+	add_failure(a, index, offset, kind, cls, path, plen, reason);
+}
+
 void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
 		     int cls, const char *path, size_t plen,
 		     const char *fmt, ...)
 {
-	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, fmt, ap);
 	va_end(ap);
-	add_failure(a, index, offset, class_kind(cls), cls, path, plen,
-		    reason);
 }
 
 void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    int kind, const char *path, size_t plen,
 		    const char *fmt, ...)
 {
-	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, fmt, ap);
 	va_end(ap);
-	add_failure(a, index, offset, kind, IMA_FC_GENERIC, path, plen,
-		    reason);
 }
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
 			const char *reason)
 {
+	unsigned int keep = a->opts->failures_per_class ?
+			    a->opts->failures_per_class :
+			    IMA_FAILURES_PER_CLASS;
 	struct ima_failure *f;
 
+	if (cls < 0 || cls >= IMA_FC_COUNT)
+		cls = IMA_FC_GENERIC;
 	pthread_mutex_lock(&a->lock);
 	a->failure_count++;
-	if (a->nfailures == IMA_MAX_FAILURES)
-		goto out;
+	a->class_count[cls]++;
+	if (a->class_kept[cls] >= keep)
+		goto out;	/* counted, reported as not listed */
 	if (a->nfailures == a->cap_failures) {
 		size_t ncap = a->cap_failures ? 2 * a->cap_failures : 64;
 		struct ima_failure *nf = realloc(a->failures,
@@ -390,16 +384,28 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 	f->kind = kind;
 	f->cls = cls;
 	f->seq = a->failure_count;
-	f->path = path ? strndup(path, plen) : NULL;
+	f->path = path ? strndup(path, plen < IMA_PATH_KEEP ? plen :
+				 IMA_PATH_KEEP) : NULL;
+	f->path_len = path ? plen : 0;
 	f->reason = strdup(reason);
 	if (f->reason && (f->path || !path)) {
 		a->nfailures++;
+		a->class_kept[cls]++;
 	} else {
 		a->oom = true;
 		free(f->path);
 		free(f->reason);
 	}
 out:
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* n more failures of class cls, counted and not listed */
+static void count_failures(struct ima_audit *a, int cls, uint64_t n)
+{
+	pthread_mutex_lock(&a->lock);
+	a->failure_count += n;
+	a->class_count[cls] += n;
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -426,6 +432,7 @@ static bool cache_key(const struct sig_job *j, uint8_t *key)
 		return false;
 	buf[n++] = (uint8_t)j->kind;
 	buf[n++] = (uint8_t)j->alg->id;
+	buf[n++] = (uint8_t)j->dtype;	/* the same bytes, another verdict */
 	memcpy(buf + n, &j->dlen, 4);
 	n += 4;
 	memcpy(buf + n, j->digest, j->dlen);
@@ -505,6 +512,21 @@ static void report_result(struct sig_job *j, int rc, bool cached,
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
+	case IMA_SIG_WEAK_DIGEST:
+		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO,
+				j->path, j->plen,
+				"%s%s digest: collisions are practical, so its signature attests nothing",
+				modsig ? "modsig: " : "", j->alg->name);
+		break;
+	case IMA_SIG_TYPE_MISMATCH:
+		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_TYPE,
+				j->path, j->plen,
+				"%s signature (type 0x%02x) over %s digest: the kernel refuses it",
+				j->hdr.type == IMA_VERITY_DIGSIG ? "an fs-verity" :
+				"a file-hash", j->hdr.type,
+				j->dtype == IMA_DT_VERITY ? "an fs-verity" :
+				"a file-hash");
+		break;
 	default:
 		ima_audit_failc(a, j->index, j->offset,
 				IMA_FC_SIG_UNSUPPORTED, path, plen,
@@ -557,7 +579,8 @@ static void run_job(void *arg, void *state)
 	pthread_mutex_unlock(&a->lock);
 verify:
 	if (j->kind == JOB_V2)
-		rc = ima_verify_v2(state, j->alg, j->digest, j->dlen, &j->hdr);
+		rc = ima_verify_sig(state, j->alg, j->dtype, j->digest,
+				    j->dlen, &j->hdr);
 	else
 		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
 				       j->sig, j->siglen);
@@ -759,6 +782,8 @@ static bool all_zero(const uint8_t *p, size_t len)
 
 struct entry_info {
 	const struct ima_hash_algo *alg;	/* file digest algorithm */
+	int dtype;				/* enum ima_digest_type */
+	int idig, iname;			/* their fields, or -1 */
 	const uint8_t *digest;
 	uint32_t dlen;
 	const char *path;
@@ -814,11 +839,14 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 {
 	const char *algo;
 	size_t algo_len;
+	bool v2;
 	int i;
 
+	e->idig = e->iname = -1;
 	i = ima_record_field(rec, IMA_F_N_NG);
 	if (i < 0)
 		i = ima_record_field(rec, IMA_F_N);
+	e->iname = i;
 	if (i >= 0) {
 		const struct ima_field *f = &rec->fields[i];
 		const uint8_t *nul = memchr(f->data, '\0', f->len);
@@ -828,6 +856,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 
 	i = ima_record_field(rec, IMA_F_D);
+	e->idig = i;
 	if (i >= 0) {
 		e->alg = ima_bank_algo(IMA_BANK_SHA1);
 		e->digest = rec->fields[i].data;
@@ -839,12 +868,22 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 		i = ima_record_field(rec, IMA_F_D_NGV2);
 	if (i < 0)
 		return true;	/* no digest field, nothing to check */
+	e->idig = i;
+	v2 = rec->fields[i].id == IMA_F_D_NGV2;
+	/*
+	 * d-ngv2 always states what its digest is ("ima:" or "verity:") and
+	 * d-ng never does: a type where none belongs (or none where one
+	 * does) is a field renamed, the type it dropped or made up
+	 */
 	if (ima_split_digest_field(rec->fields[i].data, rec->fields[i].len,
-				   &algo, &algo_len, &e->digest, &e->dlen)) {
+				   &e->dtype, &algo, &algo_len, &e->digest,
+				   &e->dlen) ||
+	    v2 != (e->dtype != IMA_DT_NONE)) {
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
-			       "malformed %s field (expected \"algo:\\0digest\")",
-			       ima_field_name(rec->fields[i].id));
+			       "malformed %s field (expected %sALGO, \":\", NUL, DIGEST)",
+			       ima_field_name(rec->fields[i].id),
+			       v2 ? "\"ima:\" or \"verity:\", " : "");
 		return false;
 	}
 	e->alg = ima_hash_by_name(algo, algo_len);
@@ -1013,8 +1052,10 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 	bool ok = true;
 
 	if (execute) {
-		struct ima_handover *nh = realloc(a->handovers,
-						  (a->nhandovers + 1) * sizeof(*nh));
+		struct ima_handover *nh = ima_reserve(a->handovers,
+						      &a->cap_handovers,
+						      a->nhandovers,
+						      sizeof(*nh));
 
 		if (!nh) {
 			a->oom = true;
@@ -1027,6 +1068,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->exec_pending = true;
 		a->exec_index = rec->index;
 		a->exec_offset = rec->offset;
+		a->exec_count_ok = false;
 	} else {
 		a->kexec_loads++;
 	}
@@ -1040,6 +1082,10 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		h->segment = v[0];
 		h->size = v[1];
 		h->count = v[2];
+		a->exec_count_ok = true;
+		a->exec_pcr = rec->pcr;
+		a->exec_count = v[2];
+		a->exec_qpos = a->pcr_seen[rec->pcr] - 1;
 	}
 	if (v[2] != rec->index) {
 		ok = false;
@@ -1127,8 +1173,8 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		struct ima_policy_entry *np;
 		uint8_t *copy = malloc(buf->len ? buf->len : 1);
 
-		np = copy ? realloc(a->policies,
-				    (a->npolicies + 1) * sizeof(*np)) : NULL;
+		np = copy ? ima_reserve(a->policies, &a->cap_policies,
+					a->npolicies, sizeof(*np)) : NULL;
 		if (!np) {
 			free(copy);
 			a->oom = true;
@@ -1139,6 +1185,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		np[a->npolicies].index = rec->index;
 		np[a->npolicies].offset = rec->offset;
 		np[a->npolicies].pcr = rec->pcr;
+		np[a->npolicies].qpos = a->pcr_seen[rec->pcr] - 1;
 		np[a->npolicies].data = copy;
 		np[a->npolicies].len = buf->len;
 		a->npolicies++;
@@ -1186,14 +1233,13 @@ static void check_list_keys(struct ima_audit *a)
 }
 
 /*
- * The first entry of the kernel the verdict is about: the last later
- * kernel's boot_aggregate that is attested (bound and covered), or one on
- * a PCR nothing binds (an ignored one: its kernel may be the running one,
- * so fail closed); 0 for the first kernel. A boot_aggregate after the
- * covered prefix (--allow-uncovered) began a kernel after what the PCR
- * values vouch for.
+ * The kernel the verdict is about: the last later kernel's boot_aggregate
+ * that is attested (bound and covered), or one on a PCR nothing binds (an
+ * ignored one: its kernel may be the running one, so fail closed); NULL
+ * for the first kernel. A boot_aggregate after the covered prefix
+ * (--allow-uncovered) began a kernel after what the PCR values vouch for.
  */
-static uint64_t last_kernel_start(const struct ima_audit *a)
+static const struct ima_kernel_start *last_kernel(const struct ima_audit *a)
 {
 	size_t i = a->nkstarts;
 
@@ -1202,36 +1248,118 @@ static uint64_t last_kernel_start(const struct ima_audit *a)
 
 		if (!(a->bound & (1u << k->pcr)) ||
 		    covered(a, k->pcr, k->index))
-			return k->index;
+			return k;
 	}
-	return 0;
+	return NULL;
+}
+
+enum { KERNEL_OTHER, KERNEL_MAYBE, KERNEL_LAST };
+
+/*
+ * Whether a policy record is of the last kernel (k; NULL: the list has
+ * one), by what the TPM orders only. It orders records on one PCR: a
+ * record on the PCR of k's boot_aggregate is after it, or not, by its
+ * index. It orders nothing across PCRs, and the list's holder can swap
+ * records on different PCRs without changing any replay (and a
+ * kexec_execute's count and size still hold after a swap of records of
+ * equal size; a violation's data, hashed by nothing, can be made any
+ * size). A record on another PCR is placed only by the kexec_execute
+ * record just before k (same PCR, bound): it counts the entries before
+ * it, ke_qpos of them on its own PCR, so at most ke_count - ke_qpos of
+ * any other PCR's; a record with at least that many before it on its own
+ * PCR came after the hand-over. Anything else may be either kernel's.
+ */
+static int kernel_of(const struct ima_audit *a,
+		     const struct ima_kernel_start *k,
+		     const struct ima_policy_entry *pe)
+{
+	size_t i;
+
+	if (!k)
+		return KERNEL_LAST;
+	/* boundaries on two PCRs: which kernel is last is cross-PCR order */
+	for (i = 0; i < a->nkstarts; i++)
+		if (a->kstarts[i].pcr != k->pcr)
+			return KERNEL_MAYBE;
+	if (!(a->bound & (1u << k->pcr)))
+		return KERNEL_MAYBE;
+	if (pe->pcr == k->pcr)
+		return pe->index > k->index ? KERNEL_LAST : KERNEL_OTHER;
+	if (k->has_ke && pe->qpos >= k->ke_count - k->ke_qpos)
+		return KERNEL_LAST;
+	return KERNEL_MAYBE;
+}
+
+static bool same_policy(const struct ima_policy_entry *x,
+			const struct ima_policy_entry *y)
+{
+	return x->len == y->len && !memcmp(x->data, y->data, x->len);
 }
 
 /*
- * The recorded policy: the last ima_policy entry bound and covered, of
- * the last kernel. A policy an earlier kernel recorded before a kexec says
- * nothing of what the kernel running now enforces (it may have booted
- * with another policy and recorded none).
+ * The recorded policy: the last ima_policy entry, bound and covered, of
+ * the last kernel. A policy an earlier kernel recorded before a kexec
+ * says nothing of what the kernel running now enforces (it may have
+ * booted with another policy and recorded none). Which is last is what
+ * the TPM orders: the last candidate on each PCR; when those lie on
+ * several PCRs and differ, or none is surely the last kernel's
+ * (kernel_of), the list does not say which policy was recorded last:
+ * unattributed, never a guess.
  */
 static void pick_policy(struct ima_audit *a)
 {
-	size_t i = a->npolicies;
+	const struct ima_kernel_start *k = last_kernel(a);
+	const struct ima_policy_entry *last[IMA_NR_PCRS] = { NULL };
+	const struct ima_policy_entry *pick = NULL, *other = NULL;
+	int at[IMA_NR_PCRS] = { 0 }, p;
+	size_t i;
 
-	a->kernel_start = last_kernel_start(a);
-	while (i--) {
+	a->kernel_start = k ? k->index : 0;
+	for (i = 0; i < a->npolicies; i++) {
 		const struct ima_policy_entry *pe = &a->policies[i];
+		int t;
 
-		if (pe->index < a->kernel_start)
-			break;
 		if (!covered(a, pe->pcr, pe->index))
 			continue;
-		a->policy = pe->data;
-		a->policy_len = pe->len;
-		a->policy_index = pe->index;
-		a->policy_offset = pe->offset;
+		t = kernel_of(a, k, pe);
+		if (t == KERNEL_OTHER)
+			continue;
+		last[pe->pcr] = pe;
+		at[pe->pcr] = t;
+	}
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		if (last[p] && at[p] == KERNEL_LAST &&
+		    (!pick || last[p]->index > pick->index))
+			pick = last[p];
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!last[p])
+			continue;
+		a->unattributed[a->nunattributed++] = last[p]->index;
+		if (!pick || !same_policy(last[p], pick))
+			other = last[p];
+	}
+	if (!a->nunattributed)
+		return;
+	if (pick && !other) {
+		a->nunattributed = 0;
+		a->policy = pick->data;
+		a->policy_len = pick->len;
+		a->policy_index = pick->index;
+		a->policy_offset = pick->offset;
 		a->policy_found = true;
 		return;
 	}
+	a->policy_unattributed = true;
+	if (pick)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "entries %llu (PCR %u) and %llu (PCR %u) differ, and the TPM orders records on one PCR only: which was recorded last is not attested",
+			 (unsigned long long)pick->index, pick->pcr,
+			 (unsigned long long)other->index, other->pcr);
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "entry %llu (PCR %u) may be an earlier kernel's: nothing the TPM orders puts it after the last kernel's boot_aggregate (entry %llu)",
+			 (unsigned long long)other->index, other->pcr,
+			 (unsigned long long)a->kernel_start);
 }
 
 static void submit(struct ima_audit *a, const struct ima_record *rec,
@@ -1239,7 +1367,8 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 		   const struct ima_hash_algo *alg, const uint8_t *digest,
 		   uint32_t dlen, const struct ima_field *sig)
 {
-	struct sig_job *j = malloc(sizeof(*j) + e->plen + 1);
+	size_t plen = e->plen < IMA_PATH_KEEP ? e->plen : IMA_PATH_KEEP;
+	struct sig_job *j = malloc(sizeof(*j) + plen + 1);
 
 	if (!j) {
 		a->oom = true;	/* a signature not checked is no pass */
@@ -1251,6 +1380,7 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 	j->index = rec->index;
 	j->offset = rec->offset;
 	j->alg = alg;
+	j->dtype = kind == JOB_V2 ? e->dtype : IMA_DT_NONE;
 	memcpy(j->digest, digest, dlen);
 	j->dlen = dlen;
 	j->sig = malloc(sig->len ? sig->len : 1);
@@ -1263,10 +1393,11 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 	j->siglen = sig->len;
 	if (kind == JOB_V2)
 		ima_sig_parse(j->sig, j->siglen, &j->hdr);
+	/* the path is only shown: its first IMA_PATH_KEEP bytes are kept
+	 * (what add_failure keeps), plen is its whole length */
 	j->plen = e->plen;
-	if (e->plen)
-		memcpy(j->path, e->path, e->plen);
-	j->path[e->plen] = '\0';
+	memcpy(j->path, e->path, plen);
+	j->path[plen] = '\0';
 	if (!a->batch) {
 		a->batch = calloc(1, sizeof(*a->batch));
 		if (!a->batch) {
@@ -1279,33 +1410,6 @@ static void submit(struct ima_audit *a, const struct ima_record *rec,
 	a->batch->jobs[a->batch->n++] = j;
 	if (a->batch->n == BATCH)
 		flush_batch(a);
-}
-
-/*
- * md4 and md5: collisions, chosen-prefix ones for md5, are practical, so
- * a signature over such a digest vouches for any file made to share it.
- * The kernel accepts them (ima_hash=md5); an auditor checking signatures
- * must not.
- */
-static bool digest_broken(const struct ima_hash_algo *alg)
-{
-	return !strcmp(alg->name, "md4") || !strcmp(alg->name, "md5");
-}
-
-static void fail_broken_digest(struct ima_audit *a,
-			       const struct ima_record *rec,
-			       const struct entry_info *e,
-			       const struct ima_hash_algo *alg, bool modsig)
-{
-	pthread_mutex_lock(&a->lock);
-	a->sig.failed++;
-	if (modsig)
-		a->sig.modsig_failed++;
-	pthread_mutex_unlock(&a->lock);
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_SIG_ALGO, e->path,
-			e->plen,
-			"%s%s digest: collisions are practical, so its signature attests nothing",
-			modsig ? "modsig: " : "", alg->name);
 }
 
 /*
@@ -1323,18 +1427,15 @@ static bool list_sig(struct ima_audit *a, const struct ima_record *rec,
 {
 	struct sig_job j = { .a = a, .kind = h ? JOB_V2 : JOB_MODSIG,
 			     .index = rec->index, .offset = rec->offset,
-			     .alg = alg };
+			     .alg = alg, .dtype = h ? e->dtype : IMA_DT_NONE };
 	int rc;
 
-	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, digest, dlen, h,
+	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, j.dtype, digest,
+				 dlen, h,
 				 p7, p7len, rec->index, rec->offset, e->path,
 				 e->plen);
 	if (rc == IMA_SIG_UNKNOWN_KEY && a->pool)
 		return false;
-	if (rc == IMA_SIG_OK && digest_broken(alg)) {
-		fail_broken_digest(a, rec, e, alg, !h);
-		return true;
-	}
 	if (h)
 		j.hdr = *h;
 	report_sig_at(&j, rc, e->path, e->plen);
@@ -1374,8 +1475,6 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
-		} else if (digest_broken(e->alg)) {
-			fail_broken_digest(a, rec, e, e->alg, false);
 		} else {
 			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
 			       f);
@@ -1387,13 +1486,15 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		size_t algo_len;
 		const uint8_t *d;
 		uint32_t dlen;
+		int dt;
 		const struct ima_hash_algo *alg = NULL;
 
 		signed_ = true;
 		if (idm >= 0 && !ima_split_digest_field(rec->fields[idm].data,
 							 rec->fields[idm].len,
-							 &algo, &algo_len,
-							 &d, &dlen))
+							 &dt, &algo, &algo_len,
+							 &d, &dlen) &&
+		    dt == IMA_DT_NONE)
 			alg = ima_hash_by_name(algo, algo_len);
 		if (!alg || dlen != alg->size) {
 			pthread_mutex_lock(&a->lock);
@@ -1409,8 +1510,6 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
-		} else if (digest_broken(alg)) {
-			fail_broken_digest(a, rec, e, alg, true);
 		} else {
 			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
 		}
@@ -1430,6 +1529,15 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 				    e->alg, e->digest, e->dlen);
 
 	a->mf_checked++;
+	if (rc != IMA_MF_UNKNOWN_PATH && ima_hash_collision_prone(e->alg)) {
+		/* the manifest holds no such digest (its parser refuses them) */
+		a->mf_no_algo++;
+		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+				e->path, e->plen,
+				"%s digest: collisions are practical, no reference can vouch for it",
+				e->alg->name);
+		return;
+	}
 	switch (rc) {
 	case IMA_MF_MATCH:
 		a->mf_match++;
@@ -1473,49 +1581,66 @@ static bool kexec_name(const char *p, size_t n)
  * The template name is hashed by nothing: the list's holder can give a
  * record any name under which its data still frames. A record the kernel
  * wrote as the policy, an ima_kexec record or a boot_aggregate, renamed
- * so that it has no buf or no such name, would drop out of what they
- * decide: the policy choice (an earlier policy then passing
+ * so that its template has no buf or no such name, would drop out of
+ * what they decide: the policy choice (an earlier policy then passing
  * --expect-policy), or the kernel boundaries (the list of two kernels
  * then reading as one, the first kernel's policy as the running one's).
- * Data that reads as such a record under a name that does not say so
- * fails.
+ * So a record is read under every template its data allows
+ * (ima_data_view: any field of the kernel's table, in any order and
+ * number, the legacy d digest too), and data that reads as such a record
+ * under a name that does not say so fails.
  */
 static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 			    const struct entry_info *e, int ibuf)
 {
-	bool named, buf = ibuf >= 0 && rec->fields[ibuf].len;
+	bool buf = ibuf >= 0 && rec->fields[ibuf].len;
 	struct ima_data_view v;
 
-	/* the kernel's boot_aggregate and ima-buf records: a digest, a name */
 	if (rec->tmpl.legacy ||
 	    !ima_data_view(rec->data, rec->data_len, a->order, &v) ||
-	    !v.alg || !v.name)
+	    !v.ident)
 		return;
-	named = e->path && e->plen == v.nlen &&
-		!memcmp(e->path, v.name, v.nlen);
-	if (v.buf && policy_name(v.name, v.nlen)) {
-		if ((named && buf) || !(a->bound & (1u << rec->pcr)))
-			return;
+	if ((v.ident & IMA_ID_POLICY) &&
+	    !(buf && e->path && policy_name(e->path, e->plen)) &&
+	    (a->bound & (1u << rec->pcr)))
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
 				e->path, e->plen,
 				"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
 				rec->name);
-	} else if (v.buf && kexec_name(v.name, v.nlen)) {
-		if (named && buf)
-			return;
+	if ((v.ident & (IMA_ID_KEXEC_LOAD | IMA_ID_KEXEC_EXECUTE)) &&
+	    !(buf && e->path && kexec_name(e->path, e->plen)))
 		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
 				e->path, e->plen,
-				"an ima_kexec record (%.*s) logged as template '%s', which hides it: renamed",
-				(int)v.nlen, v.name, rec->name);
-	} else if (ima_data_named(&v, "boot_aggregate")) {
-		if (named)
-			return;
+				"an ima_kexec record (%s) logged as template '%s', which hides it: renamed",
+				v.ident & IMA_ID_KEXEC_EXECUTE ? "kexec_execute" :
+				"kexec_load", rec->name);
+	if ((v.ident & IMA_ID_BOOT) &&
+	    !(e->path && e->plen == 14 && !memcmp(e->path, "boot_aggregate", 14)))
 		ima_audit_failc(a, rec->index, rec->offset,
 				rec->index ? IMA_FC_KEXEC : IMA_FC_BOOT_AGGREGATE,
 				e->path, e->plen,
 				"a boot_aggregate record logged as template '%s', which hides it (a kernel boundary): renamed",
 				rec->name);
-	}
+}
+
+/*
+ * A buffer record as the kernel writes one under any template: its
+ * digest, its name and its buffer, and every other field empty (no file
+ * field is filled for a buffer). Read as a buffer, a record escapes the
+ * signature and manifest checks, so a record whose template has a buf
+ * field but whose data fills other fields too is not one: it is checked
+ * as a file.
+ */
+static bool only_buffer_fields(const struct ima_record *rec,
+			       const struct entry_info *e, int ibuf)
+{
+	int i;
+
+	for (i = 0; i < rec->nfields; i++)
+		if (i != ibuf && i != e->idig && i != e->iname &&
+		    rec->fields[i].len)
+			return false;
+	return true;
 }
 
 /*
@@ -1593,18 +1718,24 @@ static void handover_unfollowed(struct ima_audit *a,
 }
 
 static void add_kernel_start(struct ima_audit *a,
-			     const struct ima_record *rec)
+			     const struct ima_record *rec, bool pending)
 {
-	struct ima_kernel_start *nk = realloc(a->kstarts,
-					      (a->nkstarts + 1) * sizeof(*nk));
+	struct ima_kernel_start *nk = ima_reserve(a->kstarts, &a->cap_kstarts,
+						  a->nkstarts, sizeof(*nk));
 
 	if (!nk) {
 		a->oom = true;
 		return;
 	}
 	a->kstarts = nk;
-	nk[a->nkstarts].index = rec->index;
-	nk[a->nkstarts++].pcr = rec->pcr;
+	nk += a->nkstarts++;
+	memset(nk, 0, sizeof(*nk));
+	nk->index = rec->index;
+	nk->pcr = rec->pcr;
+	nk->has_ke = pending && a->exec_count_ok && a->exec_pcr == rec->pcr &&
+		     a->exec_count >= a->exec_qpos;
+	nk->ke_count = a->exec_count;
+	nk->ke_qpos = a->exec_qpos;
 }
 
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
@@ -1618,6 +1749,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	int ibuf;
 
 	a->entries++;
+	a->pcr_seen[rec->pcr]++;
 	count_template(a, rec->name);
 	e.violation = all_zero(rec->digest, rec->digest_len);
 	if (rec->tmpl.known) {
@@ -1685,7 +1817,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		enum ima_boot_status before = a->boot;
 
 		a->kernels++;
-		add_kernel_start(a, rec);
+		add_kernel_start(a, rec, pending);
 		if (a->opts->listkeys)	/* its .ima keyring starts empty */
 			ima_listkeys_new_kernel(a->opts->listkeys);
 		if (!pending)
@@ -1717,7 +1849,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	 */
 	if (ibuf >= 0 && ((rec->fields[ibuf].len &&
 			   !ima_sig_typed(rec->fields[ibuf].data,
-					  rec->fields[ibuf].len)) || !e.alg)) {
+					  rec->fields[ibuf].len) &&
+			   only_buffer_fields(rec, &e, ibuf)) || !e.alg)) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
@@ -1784,9 +1917,8 @@ static void check_pcrs(struct ima_audit *a)
 		for (k = 0; k < rp->npending[p]; k++) {
 			if (k >= IMA_REPLAY_MAX_PENDING) {
 				/* counted, not listed: still failures */
-				pthread_mutex_lock(&a->lock);
-				a->failure_count += rp->npending[p] - k;
-				pthread_mutex_unlock(&a->lock);
+				count_failures(a, IMA_FC_UNCOVERED,
+					       rp->npending[p] - k);
 				break;
 			}
 			ima_audit_failc(a, rp->pending[p][k].index,
@@ -1829,6 +1961,12 @@ static void check_policy(struct ima_audit *a)
 		return;
 	if (!a->policy_found) {
 		a->policy_match = 0;
+		if (a->policy_unattributed) {
+			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_POLICY, NULL,
+					0, "policy: cannot attribute a policy to the last kernel: %s",
+					a->policy_diff);
+			return;
+		}
 		if (a->kernel_start)
 			snprintf(a->policy_diff, sizeof(a->policy_diff),
 				 "no ima_policy entry of the last kernel (entries from %llu, after a kexec) bound and covered in the log",

@@ -88,8 +88,8 @@ static void row_digest(struct ima_table_row *row, const struct ima_record *rec)
 		i = ima_record_field(rec, IMA_F_D_NGV2);
 	if (i >= 0) {
 		if (ima_split_digest_field(rec->fields[i].data,
-					   rec->fields[i].len, &name, &nlen,
-					   &d, &dlen))
+					   rec->fields[i].len, NULL, &name,
+					   &nlen, &d, &dlen))
 			return;
 		alg = ima_hash_by_name(name, nlen);
 	} else {
@@ -232,6 +232,8 @@ static const char *const advice[IMA_FC_COUNT] = {
 		"The signature bytes do not parse: the xattr was damaged or forged. Re-sign the file.",
 	[IMA_FC_SIG_UNSUPPORTED] =
 		"A signature type or algorithm this auditor does not verify: nothing about the file is proven.",
+	[IMA_FC_SIG_TYPE] =
+		"A file-hash signature over an fs-verity digest, or an fs-verity one over a file hash: the kernel refuses it, and it proves nothing of this file. Sign the file with the type its rule measures (evmctl sign --veritysig for digest_type=verity).",
 	[IMA_FC_UNSIGNED] =
 		"The file has no signature and --require-signatures is set: sign it (evmctl ima_sign) or find out why it ran.",
 	[IMA_FC_MANIFEST_PATH] =

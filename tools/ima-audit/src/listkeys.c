@@ -13,6 +13,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "ima_audit.h"
 #include "ima_listkeys.h"
 
 #define MAX_CA_FILE	(1u << 20)
@@ -253,7 +254,9 @@ static void remember(struct ima_listkeys *lk, size_t key, uint64_t index,
 	u->index = index;
 	u->offset = offset;
 	u->key = key;
-	u->path = path ? strndup(path, plen) : NULL;
+	/* the path is only shown: cut as a kept failure's is */
+	u->path = path ? strndup(path, plen < IMA_PATH_KEEP ? plen :
+				 IMA_PATH_KEEP) : NULL;
 	if (path && !u->path) {
 		lk->oom = true;
 		return;
@@ -262,7 +265,8 @@ static void remember(struct ima_listkeys *lk, size_t key, uint64_t index,
 }
 
 int ima_listkeys_verify(struct ima_listkeys *lk, bool modsig,
-			const struct ima_hash_algo *alg, const uint8_t *digest,
+			const struct ima_hash_algo *alg, int dtype,
+			const uint8_t *digest,
 			size_t dlen, const struct ima_sig_hdr *h,
 			const uint8_t *p7, size_t p7len, uint64_t index,
 			uint64_t offset, const char *path, size_t plen)
@@ -276,7 +280,8 @@ int ima_listkeys_verify(struct ima_listkeys *lk, bool modsig,
 			continue;
 		rc = modsig ? ima_verify_modsig(lk->keys[i].v, alg, digest,
 						dlen, p7, p7len) :
-			      ima_verify_v2(lk->keys[i].v, alg, digest, dlen, h);
+			      ima_verify_sig(lk->keys[i].v, alg, dtype, digest,
+					     dlen, h);
 		if (rc == IMA_SIG_OK) {
 			remember(lk, i, index, offset, path, plen);
 			return rc;

@@ -127,15 +127,161 @@ int ima_record_field(const struct ima_record *rec, enum ima_field_id id)
 	return -1;
 }
 
+/* Field f read as a digest: d-ng/d-ngv2/d-modsig, or the legacy d. */
+static bool digest_reading(const uint8_t *f, uint32_t len,
+			   const struct ima_hash_algo **alg,
+			   const uint8_t **dig, uint32_t *dlen)
+{
+	const char *algo;
+	size_t algo_len;
+
+	if (!ima_split_digest_field(f, len, NULL, &algo, &algo_len, dig,
+				    dlen)) {
+		*alg = ima_hash_by_name(algo, algo_len);
+		return *alg && *dlen == (*alg)->size;
+	}
+	/* d: the digest alone, sha1 (or md5, ima_hash=md5) */
+	*alg = len == 20 ? ima_hash_by_name("sha1", 4) :
+	       len == 16 ? ima_hash_by_name("md5", 3) : NULL;
+	*dig = f;
+	*dlen = len;
+	return *alg;
+}
+
+/* Field f read as a name: its only NUL ends it (n-ng, n). */
+static bool name_reading(const uint8_t *f, uint32_t len)
+{
+	return len && f[len - 1] == '\0' && !memchr(f, '\0', len - 1);
+}
+
+/* Field f reads as the name s (the kernel's NUL, or none). */
+static bool reads_as(const uint8_t *f, uint32_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (len == n || (len == n + 1 && !f[n])) && !memcmp(f, s, n);
+}
+
+static const struct {
+	const char *name;
+	unsigned int id;
+} buffer_names[] = {
+	{ "ima_policy", IMA_ID_POLICY },
+	{ "ima_policy_loaded", IMA_ID_POLICY },
+	{ "kexec_load", IMA_ID_KEXEC_LOAD },
+	{ "kexec_execute", IMA_ID_KEXEC_EXECUTE },
+};
+
+struct readings {
+	const struct ima_hash_algo *alg[IMA_MAX_FIELDS];	/* or NULL */
+	const uint8_t *dig[IMA_MAX_FIELDS];
+	uint32_t dlen[IMA_MAX_FIELDS];
+};
+
+/*
+ * Whether field k (not field j, the name) hashes to another field read
+ * as a digest: each field is hashed once per algorithm some digest
+ * reading names (so a hostile record costs a few hashes of its size).
+ */
+static bool hashes_to_digest(const struct ima_data_view *v,
+			     const struct readings *r, int j, int k)
+{
+	const struct ima_hash_algo *done[IMA_MAX_FIELDS];
+	uint8_t d[IMA_MAX_DIGEST];
+	int i, a, ndone = 0;
+
+	for (i = 0; i < v->n; i++) {
+		if (i == j || i == k || !r->alg[i])
+			continue;
+		for (a = 0; a < ndone && done[a] != r->alg[i]; a++)
+			;
+		if (a < ndone)
+			continue;
+		done[ndone++] = r->alg[i];
+		if (ima_digest(r->alg[i], v->f[k], v->len[k], d))
+			continue;
+		for (a = i; a < v->n; a++)
+			if (a != j && a != k && r->alg[a] == r->alg[i] &&
+			    !memcmp(d, r->dig[a], r->dlen[a]))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * What the data can be read as (v->ident), and whether it is a buffer
+ * record as the kernel writes one (v->buf). Hashing happens only for a
+ * record with a field that reads as one of the names above, or of
+ * exactly three non-empty fields.
+ */
+static void read_content(struct ima_data_view *v)
+{
+	struct readings r;
+	unsigned int want = 0;
+	int i, j, k, nonempty = 0, ne[3] = { -1, -1, -1 }, named[4];
+	size_t t, nnamed = 0;
+
+	for (j = 0; j < v->n; j++) {
+		if (v->len[j] && nonempty++ < 3)
+			ne[nonempty - 1] = j;
+		if (reads_as(v->f[j], v->len[j], "boot_aggregate"))
+			v->ident |= IMA_ID_BOOT;
+		for (t = 0; t < sizeof(buffer_names) / sizeof(buffer_names[0]);
+		     t++)
+			if (reads_as(v->f[j], v->len[j], buffer_names[t].name) &&
+			    nnamed < 4) {
+				named[nnamed++] = j;
+				want |= buffer_names[t].id;
+			}
+	}
+	if (!want && nonempty != 3)
+		return;
+	for (i = 0; i < v->n; i++)
+		if (!digest_reading(v->f[i], v->len[i], &r.alg[i], &r.dig[i],
+				    &r.dlen[i]))
+			r.alg[i] = NULL;
+	/* a policy or ima_kexec record: its name, some buffer, some digest */
+	for (t = 0; t < nnamed; t++) {
+		j = named[t];
+		for (k = 0; k < v->n; k++)
+			if (k != j && v->len[k] && hashes_to_digest(v, &r, j, k))
+				break;
+		if (k == v->n)
+			continue;
+		for (i = 0; i < (int)(sizeof(buffer_names) /
+				      sizeof(buffer_names[0])); i++)
+			if (reads_as(v->f[j], v->len[j], buffer_names[i].name))
+				v->ident |= buffer_names[i].id;
+	}
+	if (nonempty != 3)
+		return;
+	/* a buffer as the kernel writes one: the three non-empty fields as
+	 * digest, name and buffer, in any order */
+	for (j = 0; j < 3 && !v->buf; j++) {
+		if (!name_reading(v->f[ne[j]], v->len[ne[j]]))
+			continue;
+		for (k = 0; k < 3 && !v->buf; k++) {
+			if (k == j || ima_sig_typed(v->f[ne[k]], v->len[ne[k]]))
+				continue;
+			/* the third non-empty field is the digest */
+			i = 3 - j - k;
+			if (r.alg[ne[i]] && hashes_to_digest(v, &r, ne[j], ne[k])) {
+				v->buf = true;
+				v->buf_field = ne[k];
+			}
+		}
+	}
+}
+
 bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		   struct ima_data_view *v)
 {
 	const uint8_t *p = data, *end = data + len, *nul;
-	uint8_t d[IMA_MAX_DIGEST];
 	const char *algo;
 	size_t algo_len;
 
 	memset(v, 0, sizeof(*v));
+	v->buf_field = -1;
 	while (p < end) {
 		if (v->n == IMA_MAX_FIELDS || end - p < 4)
 			return false;
@@ -146,7 +292,8 @@ bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		v->f[v->n] = p;
 		p += v->len[v->n++];
 	}
-	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0], &algo,
+	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0],
+						 &v->dtype, &algo,
 						 &algo_len, &v->dig,
 						 &v->dlen)) {
 		v->alg = ima_hash_by_name(algo, algo_len);
@@ -158,25 +305,17 @@ bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		v->name = (const char *)v->f[1];
 		v->nlen = nul ? (size_t)(nul - v->f[1]) : v->len[1];
 	}
-	v->buf = v->n == 3 && v->alg && v->len[2] &&
-		 !ima_sig_typed(v->f[2], v->len[2]) &&
-		 !ima_digest(v->alg, v->f[2], v->len[2], d) &&
-		 !memcmp(d, v->dig, v->dlen);
+	read_content(v);
 	return true;
 }
 
-bool ima_data_named(const struct ima_data_view *v, const char *name)
-{
-	return v->name && v->nlen == strlen(name) &&
-	       !memcmp(v->name, name, v->nlen);
-}
-
-int ima_split_digest_field(const uint8_t *data, uint32_t len,
+int ima_split_digest_field(const uint8_t *data, uint32_t len, int *type,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len)
 {
 	const uint8_t *nul = memchr(data, '\0', len);
-	const uint8_t *p;
+	const uint8_t *p, *colon;
+	int t = IMA_DT_NONE;
 
 	if (!nul || nul == data || nul[-1] != ':')
 		return -1;
@@ -185,6 +324,20 @@ int ima_split_digest_field(const uint8_t *data, uint32_t len,
 		;
 	if (p == nul - 1)
 		return -1;
+	if (p > data) {
+		/* "type:" and nothing before it */
+		colon = memchr(data, ':', (size_t)(p - 1 - data));
+		if (colon)
+			return -1;
+		if (p - 1 - data == 3 && !memcmp(data, "ima", 3))
+			t = IMA_DT_IMA;
+		else if (p - 1 - data == 6 && !memcmp(data, "verity", 6))
+			t = IMA_DT_VERITY;
+		else
+			return -1;
+	}
+	if (type)
+		*type = t;
 	*algo = (const char *)p;
 	*algo_len = (size_t)(nul - 1 - p);
 	*digest = nul + 1;

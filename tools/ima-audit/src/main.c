@@ -695,6 +695,9 @@ int main(int argc, char **argv)
 	if (show_policy) {
 		if (audit.policy_found)
 			fwrite(audit.policy, 1, audit.policy_len, stdout);
+		else if (audit.policy_unattributed)
+			fprintf(stderr, "ima-audit: %s: no policy can be attributed to the last kernel: %s\n",
+				log, audit.policy_diff);
 		else
 			fprintf(stderr, "ima-audit: no ima_policy entry in %s\n",
 				log);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ima_audit.h"
 #include "ima_manifest.h"
 
 #define MF_LINE_MAX	8192		/* longest line ima_manifest_load takes */
@@ -190,21 +191,6 @@ static void *store(struct ima_manifest *m, const void *p, size_t len,
 	return s;
 }
 
-/* arr with room for index n: itself, a bigger copy, or NULL (arr kept) */
-static void *reserve(void *arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *na;
-
-	if (n < *cap)
-		return arr;
-	ncap = *cap ? 2 * *cap : 1024;
-	na = realloc(arr, ncap * size);
-	if (na)
-		*cap = ncap;
-	return na;
-}
-
 static int add(struct ima_manifest *m, const char *path, size_t plen,
 	       const struct ima_hash_algo *alg, const uint8_t *d)
 {
@@ -218,11 +204,12 @@ static int add(struct ima_manifest *m, const char *path, size_t plen,
 		return -1;
 	if ((m->npaths + 1) * 4 > m->nslots * 3 && grow(m))
 		return -1;
-	md = reserve(m->digests, &m->cap_digests, m->ndigests, sizeof(*md));
+	md = ima_reserve(m->digests, &m->cap_digests, m->ndigests,
+			 sizeof(*md));
 	if (!md)
 		return -1;
 	m->digests = md;
-	mp = reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
+	mp = ima_reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
 	if (!mp)
 		return -1;
 	m->paths = mp;
@@ -250,20 +237,42 @@ static int add(struct ima_manifest *m, const char *path, size_t plen,
 	return 0;
 }
 
-/* sha256sum escapes '\\' and '\n' in names and marks such lines with '\' */
-static size_t unescape(char *dst, const char *src, size_t len)
+/*
+ * A name as sha256sum writes it on a line that starts with '\': coreutils
+ * escapes '\\' and '\n' in names, and since 9.0 '\r', and nothing else.
+ * Exactly those are decoded; any other escape (or a '\' at the end) is no
+ * name it wrote: the line is refused, never read as another path.
+ * Returns the decoded length, or -1 with *bad at the escape.
+ */
+static long unescape(char *dst, const char *src, size_t len, size_t *bad)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < len; i++) {
-		if (src[i] == '\\' && i + 1 < len) {
-			i++;
-			dst[n++] = src[i] == 'n' ? '\n' : src[i];
-		} else {
+		if (src[i] != '\\') {
 			dst[n++] = src[i];
+			continue;
+		}
+		if (i + 1 == len) {
+			*bad = i;
+			return -1;
+		}
+		switch (src[++i]) {
+		case '\\':
+			dst[n++] = '\\';
+			break;
+		case 'n':
+			dst[n++] = '\n';
+			break;
+		case 'r':
+			dst[n++] = '\r';
+			break;
+		default:
+			*bad = i - 1;
+			return -1;
 		}
 	}
-	return n;
+	return (long)n;
 }
 
 static int parse_line(struct ima_manifest *m, const char *p, const char *end,
@@ -273,9 +282,11 @@ static int parse_line(struct ima_manifest *m, const char *p, const char *end,
 	const struct ima_hash_algo *alg = NULL;
 	const char *tok, *colon, *hex;
 	uint8_t d[IMA_MAX_DIGEST];
+	char shown[IMA_REASON_MAX];
 	bool escaped = false;
 	char *path = NULL;
-	size_t plen;
+	size_t plen, bad = 0;
+	long dec;
 	int n, rc = -1;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -294,8 +305,15 @@ static int parse_line(struct ima_manifest *m, const char *p, const char *end,
 	if (colon) {
 		alg = ima_hash_by_name(tok, (size_t)(colon - tok));
 		if (!alg) {
-			snprintf(err, errlen, "%s:%u: unknown algorithm '%.*s'",
-				 what, line, (int)(colon - tok), tok);
+			ima_escape(shown, 100, tok, (size_t)(colon - tok));
+			snprintf(err, errlen, "%s:%u: unknown algorithm '%s'",
+				 what, line, shown);
+			return -1;
+		}
+		if (ima_hash_collision_prone(alg)) {
+			snprintf(err, errlen,
+				 "%s:%u: %s digests are collision-prone (whoever has one file listed can make another with its digest): not a reference; list sha256 or longer",
+				 what, line, alg->name);
 			return -1;
 		}
 	} else {
@@ -303,8 +321,9 @@ static int parse_line(struct ima_manifest *m, const char *p, const char *end,
 	}
 	n = ima_hex2bin(hex, (size_t)(p - hex), d, sizeof(d));
 	if (!alg || n != (int)alg->size) {
-		snprintf(err, errlen, "%s:%u: bad digest '%.*s'", what, line,
-			 (int)(p - tok) > 80 ? 80 : (int)(p - tok), tok);
+		ima_escape(shown, 100, tok, (size_t)(p - tok));
+		snprintf(err, errlen, "%s:%u: bad digest '%s'", what, line,
+			 shown);
 		return -1;
 	}
 	if (p < end)
@@ -312,17 +331,35 @@ static int parse_line(struct ima_manifest *m, const char *p, const char *end,
 	if (p < end && (*p == ' ' || *p == '*'))
 		p++;
 	plen = (size_t)(end - p);
-	if (plen && p[plen - 1] == '\r')
-		plen--;
 	if (!plen) {
 		snprintf(err, errlen, "%s:%u: missing path", what, line);
+		return -1;
+	}
+	/*
+	 * sha256sum 9.0 writes a name's '\r' as "\r" (on a '\'-line); a raw
+	 * one at the end is a CRLF file or an older sha256sum's unescaped
+	 * name, and which cannot be told: refused, never a different path
+	 */
+	if (p[plen - 1] == '\r') {
+		snprintf(err, errlen,
+			 "%s:%u: the path ends in a carriage return: a file with CRLF line ends (convert it), or a name sha256sum before 9.0 did not escape (write it with 9.0 or later)",
+			 what, line);
 		return -1;
 	}
 	if (escaped) {
 		path = malloc(plen);
 		if (!path)
 			goto oom;
-		plen = unescape(path, p, plen);
+		dec = unescape(path, p, plen, &bad);
+		if (dec < 0) {
+			ima_escape(shown, 20, p + bad, plen - bad > 2 ? 2 :
+				   plen - bad);
+			snprintf(err, errlen,
+				 "%s:%u: byte %zu: escape '%s' in a name: sha256sum writes only \\\\, \\n and \\r",
+				 what, line, (size_t)(p - tok) + bad + 2, shown);
+			goto out;
+		}
+		plen = (size_t)dec;
 		p = path;
 	}
 	if (add(m, p, plen, alg, d))

@@ -29,7 +29,8 @@ int ima_bank_by_name(const char *name, size_t len)
 
 const char *ima_bank_name(int bank)
 {
-	return bank_names[bank];
+	/* a bank of no known algorithm (a firmware log's) has no name */
+	return bank >= 0 && bank < IMA_NR_BANKS ? bank_names[bank] : "unknown";
 }
 
 /* kernel enum hash_algo of each bank */

@@ -67,6 +67,12 @@ static const char *result_name(const struct ima_audit *a)
 	return "malformed";
 }
 
+/* A byte that text output shows as \xNN: not printable ASCII, or '\'. */
+static bool escaped(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\';
+}
+
 void ima_text_escape(FILE *out, const char *s, size_t len)
 {
 	size_t i;
@@ -74,11 +80,37 @@ void ima_text_escape(FILE *out, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c >= 0x7f || c == '\\')
+		if (escaped(c))
 			fprintf(out, "\\x%02x", c);
 		else
 			fputc(c, out);
 	}
+}
+
+size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *s = src;
+	size_t i, n = 0;
+
+	if (!dstlen)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!escaped(s[i])) {
+			if (n + 1 >= dstlen)
+				break;
+			dst[n++] = (char)s[i];
+			continue;
+		}
+		if (n + 4 >= dstlen)
+			break;	/* never half an escape */
+		dst[n++] = '\\';
+		dst[n++] = 'x';
+		dst[n++] = hx[s[i] >> 4];
+		dst[n++] = hx[s[i] & 15];
+	}
+	dst[n] = '\0';
+	return n;
 }
 
 /* Length of a valid UTF-8 sequence at s, or 0. */
@@ -162,6 +194,7 @@ static void hex(FILE *out, const uint8_t *p, size_t len)
 void ima_report_failures(const struct ima_audit *a, FILE *out)
 {
 	size_t i;
+	int c;
 
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
@@ -172,14 +205,20 @@ void ima_report_failures(const struct ima_audit *a, FILE *out)
 			fprintf(out, "FAIL: entry %" PRIu64 " @%" PRIu64 ": ",
 				f->index, f->offset);
 		if (f->path) {
-			ima_text_escape(out, f->path, strlen(f->path));
+			size_t kept = strlen(f->path);
+
+			ima_text_escape(out, f->path, kept);
+			if (f->path_len > kept)
+				fprintf(out, "...(%zu bytes)", f->path_len);
 			fputs(": ", out);
 		}
 		fprintf(out, "%s\n", f->reason);
 	}
-	if (a->failure_count > a->nfailures)
-		fprintf(out, "FAIL: ... %" PRIu64 " more failures not listed\n",
-			a->failure_count - a->nfailures);
+	for (c = 0; c < IMA_FC_COUNT; c++)
+		if (a->class_count[c] > a->class_kept[c])
+			fprintf(out, "FAIL: ... %" PRIu64 " more %s failures not listed\n",
+				a->class_count[c] - a->class_kept[c],
+				ima_fail_class_name(c));
 }
 
 static void text_pcrs(const struct ima_audit *a, FILE *out)
@@ -342,9 +381,12 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		order_name(a->order));
 	text_input_form(a, out);
 	fprintf(out, "entries:        %" PRIu64, a->entries);
-	for (i = 0; i < a->ntemplates; i++)
-		fprintf(out, "%s%s %" PRIu64, i ? ", " : " (",
-			a->templates[i].name, a->templates[i].count);
+	for (i = 0; i < a->ntemplates; i++) {
+		fputs(i ? ", " : " (", out);
+		ima_text_escape(out, a->templates[i].name,
+				strlen(a->templates[i].name));
+		fprintf(out, " %" PRIu64, a->templates[i].count);
+	}
 	if (a->other_templates)
 		fprintf(out, ", other %" PRIu64, a->other_templates);
 	fputs(a->ntemplates ? ")\n" : "\n", out);
@@ -390,6 +432,9 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 			a->policy_match == 1 ? ", matches expected" :
 			a->policy_match == 0 ? ", DIFFERS: " : "",
 			a->policy_match == 0 ? a->policy_diff : "");
+	else if (a->policy_unattributed)
+		fprintf(out, "policy:         NOT ATTRIBUTED to the last kernel: %s\n",
+			a->policy_diff);
 	else
 		fprintf(out, "policy:         none recorded\n");
 	if (a->malformed || a->io_error)
@@ -553,6 +598,10 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null,", out);
 	}
+	fputs("\"policy_unattributed\":[", out);
+	for (t = 0; t < a->nunattributed; t++)
+		fprintf(out, "%s%" PRIu64, t ? "," : "", a->unattributed[t]);
+	fputs("],", out);
 	fputs("\"quote\":", out);
 	if (a->quote)
 		fprintf(out,
@@ -590,12 +639,20 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 			json_str(out, f->path, strlen(f->path));
 		else
 			fputs("null", out);
+		if (f->path && f->path_len > strlen(f->path))
+			fprintf(out, ",\"path_length\":%zu", f->path_len);
 		fprintf(out, ",\"class\":\"%s\",\"reason\":",
 			ima_fail_class_name(f->cls));
 		json_str(out, f->reason, strlen(f->reason));
 		fputc('}', out);
 	}
-	fprintf(out, "],\"failure_count\":%" PRIu64 ",\"error\":",
+	fputs("],\"failures_not_listed\":{", out);
+	for (t = 0, i = 0; t < IMA_FC_COUNT; t++)
+		if (a->class_count[t] > a->class_kept[t])
+			fprintf(out, "%s\"%s\":%" PRIu64, i++ ? "," : "",
+				ima_fail_class_name(t),
+				a->class_count[t] - a->class_kept[t]);
+	fprintf(out, "},\"failure_count\":%" PRIu64 ",\"error\":",
 		a->failure_count);
 	if (a->malformed || a->io_error || a->oom) {
 		fprintf(out, "{\"offset\":%" PRIu64 ",\"message\":",

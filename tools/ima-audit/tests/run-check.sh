@@ -21,6 +21,7 @@ n=0
 pass=0
 fail=0
 skip=0
+todo=0
 log=$B/check.log
 : >"$log"
 
@@ -36,6 +37,14 @@ ok() {
 
 # shellcheck source-path=SCRIPTDIR source=relay.sh
 . "$here/tests/relay.sh"
+
+# a known limitation: "not ok N - NAME # TODO REASON" (relay), neither a
+# pass nor a failure of the suite
+todo_line() {
+	n=$((n + 1))
+	todo=$((todo + 1))
+	echo "not ok $n - $1"
+}
 
 not_ok() {
 	n=$((n + 1))
@@ -172,8 +181,11 @@ if [ $targets -gt 0 ]; then
 fi
 
 echo "1..$n"
-if [ $skip -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
+if [ $todo -gt 0 ]; then
+	echo "# $todo known limitation(s), reported as not ok # TODO (neither passed nor failed)"
+fi
+if [ $skip -gt 0 ] || [ $todo -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped, $todo TODO"
 else
 	echo "$pass passed, $fail failed"
 fi

@@ -113,6 +113,13 @@ def check(d, name):
     return res
 
 
+def tap_text(s):
+    """s as one TAP line's text: nothing from a case's input may start a
+    line of its own or send a terminal control."""
+    return "".join(c if " " <= c <= "~" else "\\x%02x" % ord(c)
+                   if ord(c) < 256 else "\\u%04x" % ord(c) for c in s)
+
+
 bad = 0
 for d in sys.argv[3:]:
     label = os.path.basename(os.path.normpath(d))
@@ -130,9 +137,9 @@ for d in sys.argv[3:]:
             if verdict == "ok":
                 print("ok - " + what)
             elif verdict == "skip":
-                print("ok - %s # SKIP %s" % (what, why))
+                print("ok - %s # SKIP %s" % (what, tap_text(why)))
             else:
                 bad += 1
                 print("not ok - " + what)
-                print("# " + why)
+                print("# " + tap_text(why))
 sys.exit(1 if bad else 0)

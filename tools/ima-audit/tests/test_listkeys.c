@@ -228,7 +228,8 @@ static void test_verify_and_kexec(void **state)
 	assert_int_equal(add(&lk, &leaf, why), 0);
 	v2(&leaf, d, sig, &len, &h);
 	v2(&stranger, d, sig2, &len2, &hs);
-	assert_int_equal(ima_listkeys_verify(&lk, false, sha256, d, 32, &h,
+	assert_int_equal(ima_listkeys_verify(&lk, false, sha256,
+					     IMA_DT_NONE, d, 32, &h,
 					     NULL, 0, 9, 900, "/f", 2),
 			 IMA_SIG_OK);
 	assert_int_equal(lk.nuses, 1);
@@ -237,17 +238,20 @@ static void test_verify_and_kexec(void **state)
 	assert_int_equal(lk.keys[0].verified, 1);
 	/* another digest: bad; another key id: unknown, nothing remembered */
 	d[0] ^= 1;
-	assert_int_equal(ima_listkeys_verify(&lk, false, sha256, d, 32, &h,
+	assert_int_equal(ima_listkeys_verify(&lk, false, sha256,
+					     IMA_DT_NONE, d, 32, &h,
 					     NULL, 0, 10, 1000, "/g", 2),
 			 IMA_SIG_BAD);
 	d[0] ^= 1;
-	assert_int_equal(ima_listkeys_verify(&lk, false, sha256, d, 32, &hs,
+	assert_int_equal(ima_listkeys_verify(&lk, false, sha256,
+					     IMA_DT_NONE, d, 32, &hs,
 					     NULL, 0, 11, 1100, "/h", 2),
 			 IMA_SIG_UNKNOWN_KEY);
 	assert_int_equal(lk.nuses, 1);
 	/* after a kexec the next kernel's keyring is empty */
 	ima_listkeys_new_kernel(&lk);
-	assert_int_equal(ima_listkeys_verify(&lk, false, sha256, d, 32, &h,
+	assert_int_equal(ima_listkeys_verify(&lk, false, sha256,
+					     IMA_DT_NONE, d, 32, &h,
 					     NULL, 0, 12, 1200, "/f", 2),
 			 IMA_SIG_UNKNOWN_KEY);
 	ima_listkeys_free(&lk);
