@@ -21,7 +21,7 @@
 need evmctl ima-evm-utils
 need setfattr attr
 
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 # the user's own inputs first, before anything is built or marked done:
 # IMA_STACK_POLICY=FILE (installed as /etc/ima/user-policy, loaded at boot by
 # make demo and make shell) and IMA_STACK_FILES=DIR (copied to
