@@ -196,9 +196,27 @@ printf 'suites = 10-*\ntrees = 6.12\n' >"$fake/tests/boots/new-boot.boot"
 fake_check
 tap_is "a boot for tree 6.12 in a 6.1 run: not booted, nothing else changes" "$(added "$tmp/calls.1" "$tmp/calls.3")" "|"
 tap_is "a boot for tree 6.12 in a 6.1 run: one skip in the run's count" "$last" "$(wc -l <"$tmp/suites.1") passed, 0 failed, 1 skipped"
-fake_check KVARIANT=upstream-6.12 CHECK_BOOTS=new-boot
+# (a tree other than 6.1 exists when it has a series: kernel-patches/VER/series)
+mkdir -p "$fake/kernel-patches/6.12" && : >"$fake/kernel-patches/6.12/series"
+fake_check KVARIANT=patched-6.12 CHECK_BOOTS=new-boot
 tap_is "the same boot in a 6.12 run: booted" "$(grep -c '^scripts/boot.sh fake-new-boot ' "$tmp/calls.4")" 1
 rm "$fake/tests/boots/new-boot.boot"
+
+# both trees in one run (KTREE unset, two series): the main boot once per
+# tree, each tree's summary in its own variant's run, the closing line the
+# sum: per tree main's test stub, ran, audit, attest and verdicts (5)
+fake_check CHECK_BOOTS=main
+tap_is "two trees: the main boot booted once per tree" "$(grep -c '^scripts/boot.sh fake-main ' "$tmp/calls.5")" 2
+tap_is "two trees: each tree's run has its own summary of main's 5 suites" \
+	"$(grep -c 'passed' "$tmp/build/patched/check-fake/summary"),$(grep -c 'passed' "$tmp/build/patched-6.12/check-fake/summary")" "5,5"
+tap_is "two trees: the closing line sums both runs" "$last" "10 passed, 0 failed"
+fake_check KTREE=6.12 CHECK_BOOTS=main
+tap_is "KTREE=6.12: only the 6.12 kernel is booted" \
+	"$(grep -c '^scripts/boot.sh fake-main ' "$tmp/calls.6"),$last" "1,5 passed, 0 failed"
+fake_check KTREE=5.10 CHECK_BOOTS=main
+tap_like "KTREE naming a tree without a series: refused, naming the trees" "$(cat "$tmp/err.7")" \
+	"error: kernel tree '5.10': the trees are 6.1 6.12"
+rm -r "$fake/kernel-patches"
 
 # --- 4. CHECK_BOOTS: names, rows, a driver by name, mistakes
 fake_check CHECK_BOOTS='main kexec-cut'
