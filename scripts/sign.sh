@@ -212,8 +212,10 @@ cp -a "$TOP/rootfs/overlay/." "$tmp/"
 mkdir -p "$tmp/opt/ima-stack/tests" "$tmp/opt/ima-stack/bin" "$tmp/etc/ima" "$tmp/etc/keys"
 cp -a "$TOP/tests/guest" "$TOP/tests/lib" "$tmp/opt/ima-stack/tests/"
 rm -rf "$tmp/opt/ima-stack/tests/guest/bin"
-run gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/opt/ima-stack/bin/kcall" \
-	"$TOP/tests/guest/bin/kcall.c"
+# the guest's helper programs, tests/guest/bin/NAME.c -> /opt/ima-stack/bin/NAME
+for c in "$TOP"/tests/guest/bin/*.c; do
+	run gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/opt/ima-stack/bin/$(basename "$c" .c)" "$c"
+done
 echo "ima-stack-guest" >"$tmp/etc/hostname"
 
 # 1. certificates: the kernel loads this one into .ima at boot

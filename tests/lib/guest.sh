@@ -291,3 +291,32 @@ tap_appraisal_enforced() {
 		tap_fail "test_firmware loads (for the unsigned firmware check)" "modprobe test_firmware failed"
 	fi
 }
+
+# tap_list_replays WHY: two TAP lines, the whole list (the default one, its
+# template digests sha1) replays to PCR 10 in the sha1 and the sha256 bank,
+# checked with evmctl as the host audit does; WHY is added to a failure.
+# evmctl is run once first, so that running it measures nothing new.
+tap_list_replays() {
+	local why=$1 tmp alg i n
+	evmctl --version >/dev/null 2>&1 || true
+	tmp=$(mktemp -d)
+	for alg in sha1 sha256; do
+		for i in $(seq 0 23); do
+			printf 'PCR-%02d: %s\n' "$i" "$(<"/sys/class/tpm/tpm0/pcr-$alg/$i")"
+		done >"$tmp/$alg"
+	done
+	cat "$IMA_SFS/binary_runtime_measurements" >"$tmp/list"
+	n=$(wc -l <"$ASCII")
+	for alg in sha1 sha256; do
+		(cd "$tmp" && evmctl -v ima_measurement --ignore-violations --pcrs "$alg,$tmp/$alg" \
+			--verify-bank="$alg" "$tmp/list" >"$tmp/evmctl-$alg.out" 2>&1) || true
+		if grep -qxF "$alg PCR-10: succeed at entry $n" "$tmp/evmctl-$alg.out"; then
+			tap_ok "the whole list ($n entries, both kernels) replays to PCR 10 ($alg bank)"
+		else
+			tap_fail "the whole list replays to PCR 10 ($alg bank)" "$why" \
+				"no line '$alg PCR-10: succeed at entry $n'; evmctl said:" \
+				"$(grep -v '^10 \|^hash(\|Failed to stat' "$tmp/evmctl-$alg.out" | tail -n 3)"
+		fi
+	done
+	rm -rf "$tmp"
+}
