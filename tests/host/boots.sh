@@ -93,8 +93,11 @@ tap_is "kexec-cut's policy: kexec-cut.rules, then ima-policy" \
 tap_is "kselftests' policy: ima-policy without its one FIRMWARE_CHECK appraise rule" \
 	"$(diff "$TOP/policies/ima-policy" "$root/etc/ima/kselftests-policy" | grep '^[<>]')" \
 	"$(grep '^appraise func=FIRMWARE_CHECK ' "$TOP/policies/ima-policy" | sed 's/^/< /')"
+tap_is "kexec-busy's policy: kexec-cut.rules, then ima-policy" \
+	"$(sha256sum <"$root/etc/ima/kexec-busy-policy")" \
+	"$(cat "$TOP/policies/kexec-cut.rules" "$TOP/policies/ima-policy" | sha256sum)"
 tap_is "only the boots that join a policy write one" "$(ls "$root/etc/ima" | paste -sd' ')" \
-	"appraise-all-policy kexec-cut-policy kselftests-policy"
+	"appraise-all-policy kexec-busy-policy kexec-cut-policy kselftests-policy"
 # a drop that matches no rule, or two, stops the sign stage
 printf 'suites = 10-*\npolicy = ima-policy ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK\n' >"$bad/drop2.boot"
 printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=NO_SUCH_CHECK\n' >"$bad/drop0.boot"
@@ -128,7 +131,7 @@ STUB
 	chmod +x "$fake/$1"
 }
 for s in scripts/boot-ran.sh scripts/audit.sh scripts/attest.sh scripts/attest-poll.sh \
-	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh \
+	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh tests/host/boot/kexec-busy.sh \
 	tests/host/boot/new-check.sh; do
 	stub "$s"
 done
