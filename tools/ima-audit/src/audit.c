@@ -6,253 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ima_audit.h"
+#include "audit_internal.h"
 #include "ima_quote.h"
-
-#define CACHE_SLOTS (1u << 16)
-
-enum job_kind { JOB_V2, JOB_MODSIG };
-
-struct sig_job {
-	struct ima_audit *a;
-	enum job_kind kind;
-	uint64_t index, offset;
-	const struct ima_hash_algo *alg;
-	uint8_t digest[IMA_MAX_DIGEST];
-	uint32_t dlen;
-	int dtype;		/* enum ima_digest_type */
-	struct ima_sig_hdr hdr;
-	uint8_t *sig;
-	uint32_t siglen;
-	size_t plen;		/* the path's length; path holds the first
-				 * IMA_PATH_KEEP bytes of it */
-	char path[];
-};
-
-/* Jobs travel to the workers in batches to keep hand-offs rare. */
-#define BATCH 64
-
-struct sig_batch {
-	int n;
-	struct sig_job *jobs[BATCH];
-};
-
-/*
- * Hash queue: with a second CPU, PCR replay (the sha256 of every template
- * data and the extension of every bank) runs on a worker thread while
- * the main thread frames records, checks their sha1 template hash, the
- * manifest and the signatures. The main thread copies each record's
- * logged digest and hashed template data into one of HQ_NBUF buffers;
- * the worker takes full buffers in order and extends its own struct
- * ima_replay, merged back at the end, so entries are extended in log
- * order exactly as inline.
- */
-#define HQ_NBUF		4
-#define HQ_BUFSZ	(256u << 10)
-
-struct hq_item {		/* followed by len bytes, padded to 8 */
-	uint64_t index;
-	uint64_t offset;
-	uint32_t pcr;
-	uint32_t len;
-	uint32_t violation;
-	uint8_t digest[IMA_MAX_DIGEST];	/* template digest as logged */
-};
-
-struct hashq {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t ready, freed;
-	uint8_t *buf[HQ_NBUF];
-	size_t used[HQ_NBUF];
-	bool full[HQ_NBUF];	/* handed to the worker */
-	int fill;		/* buffer the main thread fills */
-	int next;		/* buffer the worker takes next */
-	size_t bufsz;		/* bytes per buffer */
-	bool done;
-	uint32_t banks;
-	int list_bank;		/* the bank whose digest the list logs */
-	struct ima_replay replay;
-};
-
-static void hq_extend(struct hashq *q, const struct hq_item *it,
-		      const uint8_t *data)
-{
-	uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST];
-	int b;
-
-	for (b = 0; b < IMA_NR_BANKS; b++) {
-		const struct ima_hash_algo *alg = ima_bank_algo(b);
-
-		if (!(q->banks & (1u << b)))
-			continue;
-		if (it->violation)
-			memset(digests[b], 0xff, alg->size);
-		else if (b == q->list_bank)
-			memcpy(digests[b], it->digest, alg->size);
-		else
-			ima_digest(alg, data, it->len, digests[b]);
-	}
-	ima_replay_extend_at(&q->replay, it->pcr, digests, it->index,
-			     it->offset);
-}
-
-static size_t hq_item_size(size_t len)
-{
-	return sizeof(struct hq_item) + ((len + 7) & ~(size_t)7);
-}
-
-static void *hq_worker(void *arg)
-{
-	struct hashq *q = arg;
-
-	for (;;) {
-		const uint8_t *p, *end;
-		int i;
-
-		pthread_mutex_lock(&q->lock);
-		while (!q->full[q->next] && !q->done)
-			pthread_cond_wait(&q->ready, &q->lock);
-		if (!q->full[q->next]) {
-			pthread_mutex_unlock(&q->lock);
-			break;
-		}
-		i = q->next;
-		pthread_mutex_unlock(&q->lock);
-
-		p = q->buf[i];
-		end = p + q->used[i];
-		while (p < end) {
-			const struct hq_item *it = (const void *)p;
-
-			hq_extend(q, it, p + sizeof(*it));
-			p += hq_item_size(it->len);
-		}
-
-		pthread_mutex_lock(&q->lock);
-		q->used[i] = 0;
-		q->full[i] = false;
-		q->next = (i + 1) % HQ_NBUF;
-		pthread_cond_signal(&q->freed);
-		pthread_mutex_unlock(&q->lock);
-	}
-	return NULL;
-}
-
-static void hq_free(struct hashq *q)
-{
-	int i;
-
-	for (i = 0; i < HQ_NBUF; i++)
-		free(q->buf[i]);
-	pthread_mutex_destroy(&q->lock);
-	pthread_cond_destroy(&q->ready);
-	pthread_cond_destroy(&q->freed);
-	free(q);
-}
-
-static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs,
-			    size_t bufsz)
-{
-	struct hashq *q = calloc(1, sizeof(*q));
-	int i;
-
-	if (!q)
-		return NULL;
-	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->ready, NULL);
-	pthread_cond_init(&q->freed, NULL);
-	q->banks = banks;
-	q->bufsz = bufsz;
-	ima_replay_init(&q->replay, banks, pcrs);
-	for (i = 0; i < HQ_NBUF; i++) {
-		q->buf[i] = malloc(bufsz);
-		if (!q->buf[i])
-			goto fail;
-	}
-	if (pthread_create(&q->thread, NULL, hq_worker, q))
-		goto fail;
-	return q;
-fail:
-	hq_free(q);
-	return NULL;
-}
-
-/* Hand the buffer being filled to the worker; wait for the next one. */
-static void hq_flush(struct hashq *q)
-{
-	pthread_mutex_lock(&q->lock);
-	if (q->used[q->fill]) {
-		q->full[q->fill] = true;
-		pthread_cond_signal(&q->ready);
-		q->fill = (q->fill + 1) % HQ_NBUF;
-	}
-	while (q->full[q->fill])
-		pthread_cond_wait(&q->freed, &q->lock);
-	pthread_mutex_unlock(&q->lock);
-}
-
-static void hq_add(struct hashq *q, const struct ima_record *rec,
-		   const uint8_t *data, size_t len, bool violation)
-{
-	struct hq_item it = {
-		.index = rec->index,
-		.offset = rec->offset,
-		.pcr = rec->pcr,
-		.len = (uint32_t)len,
-		.violation = violation,
-	};
-	size_t size = hq_item_size(len);
-	int i;
-
-	memcpy(it.digest, rec->digest, rec->digest_len);
-	if (size > q->bufsz) {
-		/* a huge entry: let the worker drain, then extend here */
-		hq_flush(q);
-		pthread_mutex_lock(&q->lock);
-		for (i = 0; i < HQ_NBUF; i++)
-			while (q->full[i])
-				pthread_cond_wait(&q->freed, &q->lock);
-		pthread_mutex_unlock(&q->lock);
-		hq_extend(q, &it, data);
-		return;
-	}
-	if (q->used[q->fill] + size > q->bufsz)
-		hq_flush(q);
-	memcpy(q->buf[q->fill] + q->used[q->fill], &it, sizeof(it));
-	memcpy(q->buf[q->fill] + q->used[q->fill] + sizeof(it), data, len);
-	q->used[q->fill] += size;
-}
-
-/* Drain the queue, stop the worker, take its replay as a->replay. */
-static void hq_finish(struct ima_audit *a)
-{
-	struct hashq *q = a->hashq;
-	int i;
-
-	if (!q)
-		return;
-	hq_flush(q);
-	pthread_mutex_lock(&q->lock);
-	if (a->hashq_shared) {
-		/* the worker stays: wait until it has taken every buffer */
-		for (i = 0; i < HQ_NBUF; i++)
-			while (q->full[i])
-				pthread_cond_wait(&q->freed, &q->lock);
-		a->replay = q->replay;	/* its pending lists move too */
-		memset(&q->replay, 0, sizeof(q->replay));
-		pthread_mutex_unlock(&q->lock);
-		a->hashq = NULL;
-		return;
-	}
-	q->done = true;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	a->replay = q->replay;	/* same banks and expected values */
-	hq_free(q);
-	a->hashq = NULL;
-}
 
 static const char *const class_names[IMA_FC_COUNT] = {
 #define IMA_FC_NAME(id, name) [IMA_FC_##id] = name,
@@ -409,212 +164,6 @@ static void count_failures(struct ima_audit *a, int cls, uint64_t n)
 	pthread_mutex_unlock(&a->lock);
 }
 
-static void *verifier_new(void *arg)
-{
-	struct ima_audit_opts *opts = arg;
-
-	return ima_verifier_new(&opts->keys);
-}
-
-static void verifier_free(void *v)
-{
-	ima_verifier_free(v);
-}
-
-/* Returns false (no caching for this job) if it cannot be computed. */
-static bool cache_key(const struct sig_job *j, uint8_t *key)
-{
-	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
-	uint8_t *buf = malloc(16 + j->dlen + j->siglen);
-	size_t n = 0;
-
-	if (!buf)
-		return false;
-	buf[n++] = (uint8_t)j->kind;
-	buf[n++] = (uint8_t)j->alg->id;
-	buf[n++] = (uint8_t)j->dtype;	/* the same bytes, another verdict */
-	memcpy(buf + n, &j->dlen, 4);
-	n += 4;
-	memcpy(buf + n, j->digest, j->dlen);
-	n += j->dlen;
-	memcpy(buf + n, j->sig, j->siglen);
-	n += j->siglen;
-	n = ima_digest(sha256, buf, n, key) ? 0 : 1;
-	free(buf);
-	return n;
-}
-
-static void report_result(struct sig_job *j, int rc, bool cached,
-			  const char *path, size_t plen)
-{
-	struct ima_audit *a = j->a;
-	bool modsig = j->kind == JOB_MODSIG;
-	const char *what = modsig ? "modsig" : "signature";
-
-	pthread_mutex_lock(&a->lock);
-	if (cached)
-		a->sig.cache_hits++;
-	if (rc == IMA_SIG_OK) {
-		a->sig.verified++;
-		if (modsig)
-			a->sig.modsig_verified++;
-	} else {
-		a->sig.failed++;
-		if (modsig)
-			a->sig.modsig_failed++;
-		if (rc == IMA_SIG_UNKNOWN_KEY)
-			a->sig.unknown_key++;
-	}
-	pthread_mutex_unlock(&a->lock);
-
-	switch (rc) {
-	case IMA_SIG_OK:
-		break;
-	case IMA_SIG_BAD:
-		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
-				       plen, "modsig: bad signature");
-		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
-				       plen,
-				       "bad signature (key id %08x)",
-				       j->hdr.keyid);
-		break;
-	case IMA_SIG_UNKNOWN_KEY:
-		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
-				       plen,
-				       "modsig: signer certificate not among the keys");
-		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
-				       plen, "unknown key id %08x",
-				       j->hdr.keyid);
-		break;
-	case IMA_SIG_ALGO_MISMATCH:
-		if (modsig) {
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
-				       plen,
-				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
-				       j->alg->name);
-		} else {
-			const struct ima_hash_algo *h =
-				ima_hash_by_id(j->hdr.hash_algo);
-
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
-				       plen,
-				       "signature hash %s does not match d-ng %s",
-				       h ? h->name : "unknown", j->alg->name);
-		}
-		break;
-	case IMA_SIG_MALFORMED:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_MALFORMED, path, plen,
-			       "%s: malformed %s", what,
-			       modsig ? "PKCS#7 message" : "signature header");
-		break;
-	case IMA_SIG_WEAK_DIGEST:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO,
-				j->path, j->plen,
-				"%s%s digest: collisions are practical, so its signature attests nothing",
-				modsig ? "modsig: " : "", j->alg->name);
-		break;
-	case IMA_SIG_TYPE_MISMATCH:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_TYPE,
-				j->path, j->plen,
-				"%s signature (type 0x%02x) over %s digest: the kernel refuses it",
-				j->hdr.type == IMA_VERITY_DIGSIG ? "an fs-verity" :
-				"a file-hash", j->hdr.type,
-				j->dtype == IMA_DT_VERITY ? "an fs-verity" :
-				"a file-hash");
-		break;
-	default:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_UNSUPPORTED, path, plen,
-			       "%s: unsupported algorithm or key type (%s)",
-			       what, j->alg->name);
-		break;
-	}
-}
-
-static void report_sig(struct sig_job *j, int rc, bool cached)
-{
-	report_result(j, rc, cached, j->path, j->plen);
-}
-
-/* A result checked on the main thread (a key from the list). */
-static void report_sig_at(struct sig_job *j, int rc, const char *path,
-			  size_t plen)
-{
-	report_result(j, rc, false, path, plen);
-}
-
-static void run_job(void *arg, void *state)
-{
-	struct sig_job *j = arg;
-	struct ima_audit *a = j->a;
-	uint8_t key[32];
-	uint8_t *slot;
-	int rc;
-
-	if (!state) {
-		/* the worker has no verifier (allocation failed): exit 3 */
-		pthread_mutex_lock(&a->lock);
-		a->oom = true;
-		pthread_mutex_unlock(&a->lock);
-		goto out;
-	}
-	if (!cache_key(j, key)) {
-		/* verify without the cache rather than share a slot */
-		slot = NULL;
-		goto verify;
-	}
-	slot = a->cache[(key[0] | key[1] << 8) & (a->cache_slots - 1)];
-	pthread_mutex_lock(&a->lock);
-	if (slot[32] && !memcmp(slot, key, 32)) {
-		rc = slot[32] - 1;
-		pthread_mutex_unlock(&a->lock);
-		report_sig(j, rc, true);
-		goto out;
-	}
-	pthread_mutex_unlock(&a->lock);
-verify:
-	if (j->kind == JOB_V2)
-		rc = ima_verify_sig(state, j->alg, j->dtype, j->digest,
-				    j->dlen, &j->hdr);
-	else
-		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
-				       j->sig, j->siglen);
-
-	if (slot) {
-		pthread_mutex_lock(&a->lock);
-		memcpy(slot, key, 32);
-		slot[32] = (uint8_t)(rc + 1);
-		pthread_mutex_unlock(&a->lock);
-	}
-	report_sig(j, rc, false);
-out:
-	free(j->sig);
-	free(j);
-}
-
-static void run_batch(void *arg, void *state)
-{
-	struct sig_batch *b = arg;
-	int i;
-
-	for (i = 0; i < b->n; i++)
-		run_job(b->jobs[i], state);
-	free(b);
-}
-
-static void flush_batch(struct ima_audit *a)
-{
-	if (a->batch && a->batch->n)
-		ima_pool_submit(a->pool, a->batch);
-	else
-		free(a->batch);
-	a->batch = NULL;
-}
 
 /*
  * With a quote, the expected values are the quoted ones if every check
@@ -642,42 +191,6 @@ static void bind(struct ima_audit *a, struct ima_audit_opts *opts)
 	a->bound &= ~opts->ignore_pcrs;
 }
 
-struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts)
-{
-	return hq_new(0, NULL, opts->hashq_bufsz ? opts->hashq_bufsz :
-		      HQ_BUFSZ);
-}
-
-void ima_audit_hashq_free(struct hashq *q)
-{
-	if (!q)
-		return;
-	pthread_mutex_lock(&q->lock);
-	q->done = true;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	hq_free(q);
-}
-
-struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts)
-{
-	return ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
-			    verifier_free, opts);
-}
-
-/* Every submitted job done; the audit's own pool freed. */
-static void pool_done(struct ima_audit *a)
-{
-	if (!a->pool)
-		return;
-	flush_batch(a);
-	if (a->pool_shared)
-		ima_pool_wait(a->pool);
-	else
-		ima_pool_finish(a->pool);
-	a->pool = NULL;
-}
 
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 {
@@ -691,42 +204,11 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	for (b = 0; b < IMA_NR_BANKS; b++)
 		if (opts->pcrs.have[b])
 			opts->banks |= 1u << b;
-	/*
-	 * With keys, the verification threads have the CPUs; replay is
-	 * cheap next to them and stays inline.
-	 */
-	if (opts->jobs > 0 && !opts->keys.n && opts->banks && opts->hashq) {
-		struct hashq *q = opts->hashq;
-
-		/* idle since the last audit's hq_finish: start afresh */
-		pthread_mutex_lock(&q->lock);
-		q->banks = opts->banks;
-		ima_replay_init(&q->replay, opts->banks, &opts->pcrs);
-		q->fill = q->next = 0;
-		pthread_mutex_unlock(&q->lock);
-		a->hashq = q;
-		a->hashq_shared = true;
-	} else if (opts->jobs > 0 && !opts->keys.n && opts->banks) {
-		a->hashq = hq_new(opts->banks, &opts->pcrs,
-				  opts->hashq_bufsz ? opts->hashq_bufsz :
-				  HQ_BUFSZ);
-	}
+	audit_replay_start(a);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
-	if (opts->keys.n) {
-		a->cache_slots = opts->cache_slots ? opts->cache_slots :
-				 CACHE_SLOTS;
-		if (a->cache_slots & (a->cache_slots - 1) ||
-		    a->cache_slots > CACHE_SLOTS)
-			a->cache_slots = CACHE_SLOTS;
-		a->cache = calloc(a->cache_slots, sizeof(*a->cache));
-		a->pool_shared = opts->pool;
-		if (a->cache)
-			a->pool = opts->pool ? opts->pool :
-				  ima_audit_pool_new(opts);
-		if (!a->pool) {
-			ima_audit_free(a);	/* nothing is left to free */
-			return -1;
-		}
+	if (audit_sigs_start(a)) {
+		ima_audit_free(a);	/* nothing is left to free */
+		return -1;
 	}
 	return 0;
 }
@@ -735,8 +217,8 @@ void ima_audit_free(struct ima_audit *a)
 {
 	size_t i;
 
-	hq_finish(a);	/* if ima_audit_run was not called */
-	pool_done(a);
+	audit_replay_finish(a);	/* if ima_audit_run was not called */
+	audit_sigs_done(a);
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
@@ -814,7 +296,7 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 	int b;
 
 	if (a->hashq) {
-		hq_add(a->hashq, rec, data, len, violation);
+		audit_replay_add(a, rec, data, len, violation);
 		return;
 	}
 	for (b = 0; b < IMA_NR_BANKS; b++) {
@@ -1362,55 +844,6 @@ static void pick_policy(struct ima_audit *a)
 			 (unsigned long long)a->kernel_start);
 }
 
-static void submit(struct ima_audit *a, const struct ima_record *rec,
-		   const struct entry_info *e, enum job_kind kind,
-		   const struct ima_hash_algo *alg, const uint8_t *digest,
-		   uint32_t dlen, const struct ima_field *sig)
-{
-	size_t plen = e->plen < IMA_PATH_KEEP ? e->plen : IMA_PATH_KEEP;
-	struct sig_job *j = malloc(sizeof(*j) + plen + 1);
-
-	if (!j) {
-		a->oom = true;	/* a signature not checked is no pass */
-		return;
-	}
-	memset(j, 0, sizeof(*j));
-	j->a = a;
-	j->kind = kind;
-	j->index = rec->index;
-	j->offset = rec->offset;
-	j->alg = alg;
-	j->dtype = kind == JOB_V2 ? e->dtype : IMA_DT_NONE;
-	memcpy(j->digest, digest, dlen);
-	j->dlen = dlen;
-	j->sig = malloc(sig->len ? sig->len : 1);
-	if (!j->sig) {
-		free(j);
-		a->oom = true;
-		return;
-	}
-	memcpy(j->sig, sig->data, sig->len);
-	j->siglen = sig->len;
-	if (kind == JOB_V2)
-		ima_sig_parse(j->sig, j->siglen, &j->hdr);
-	/* the path is only shown: its first IMA_PATH_KEEP bytes are kept
-	 * (what add_failure keeps), plen is its whole length */
-	j->plen = e->plen;
-	memcpy(j->path, e->path, plen);
-	j->path[plen] = '\0';
-	if (!a->batch) {
-		a->batch = calloc(1, sizeof(*a->batch));
-		if (!a->batch) {
-			free(j->sig);
-			free(j);
-			a->oom = true;
-			return;
-		}
-	}
-	a->batch->jobs[a->batch->n++] = j;
-	if (a->batch->n == BATCH)
-		flush_batch(a);
-}
 
 /*
  * A signature (v2 header h, or a modsig's PKCS#7) whose key the list's
@@ -1425,20 +858,17 @@ static bool list_sig(struct ima_audit *a, const struct ima_record *rec,
 		     uint32_t dlen, const struct ima_sig_hdr *h,
 		     const uint8_t *p7, uint32_t p7len)
 {
-	struct sig_job j = { .a = a, .kind = h ? JOB_V2 : JOB_MODSIG,
-			     .index = rec->index, .offset = rec->offset,
-			     .alg = alg, .dtype = h ? e->dtype : IMA_DT_NONE };
+	int dtype = h ? e->dtype : IMA_DT_NONE;
 	int rc;
 
-	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, j.dtype, digest,
+	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, dtype, digest,
 				 dlen, h,
 				 p7, p7len, rec->index, rec->offset, e->path,
 				 e->plen);
 	if (rc == IMA_SIG_UNKNOWN_KEY && a->pool)
 		return false;
-	if (h)
-		j.hdr = *h;
-	report_sig_at(&j, rc, e->path, e->plen);
+	audit_sigs_report(a, rec, h ? AUDIT_SIG_V2 : AUDIT_SIG_MODSIG, alg,
+			  dtype, h, rc, e->path, e->plen);
 	return true;
 }
 
@@ -1476,8 +906,9 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else {
-			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
-			       f);
+			audit_sigs_submit(a, rec, AUDIT_SIG_V2, e->alg,
+					  e->dtype, e->digest, e->dlen, f,
+					  e->path, e->plen);
 		}
 	}
 	if (im >= 0 && rec->fields[im].len) {
@@ -1511,7 +942,9 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else {
-			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
+			audit_sigs_submit(a, rec, AUDIT_SIG_MODSIG, alg,
+					  IMA_DT_NONE, d, dlen, f, e->path,
+					  e->plen);
 		}
 	}
 	if (signed_)
@@ -2025,8 +1458,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		a->io_error = true;
 		a->oom = true;
 		snprintf(a->error, sizeof(a->error), "out of memory");
-		hq_finish(a);
-		pool_done(a);	/* no job outlives the run */
+		audit_replay_finish(a);
+		audit_sigs_done(a);	/* no job outlives the run */
 		return;
 	}
 	/*
@@ -2040,8 +1473,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		      ima_bank_algo(IMA_BANK_SHA1);
 	a->list_bank = ima_bank_by_name(a->list_alg->name,
 					strlen(a->list_alg->name));
-	if (a->hashq)
-		a->hashq->list_bank = a->list_bank;
+	audit_replay_list_bank(a, a->list_bank);
 	while (rc == IMA_READ_RECORD) {
 		rc = ima_reader_next(r, rec);
 		if (rc != IMA_READ_RECORD)
@@ -2070,8 +1502,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	/* an empty list has no boot_aggregate either (nor is a kernel's) */
 	if (!a->entries && rc == IMA_READ_EOF)
 		boot_unverified(a, NULL, NULL, "the list is empty");
-	hq_finish(a);
-	pool_done(a);
+	audit_replay_finish(a);
+	audit_sigs_done(a);
 	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);
