@@ -395,324 +395,385 @@ static int html_page(const char *path, const struct ima_audit *audit,
 	return rc;
 }
 
-int main(int argc, char **argv)
-{
-	static struct ima_audit_opts opts;
-	static struct ima_quote_check qc;
-	static struct ima_listkeys listkeys;
-	struct ima_denylist *deny = NULL;
-	static struct ima_table table;
-	struct ima_quote_summary qsum;
-	struct quote_args qa = { 0 };
-	bool quote = false, nonce_given = false;
-	struct ima_audit audit;
-	struct ima_reader reader;
-	const char *log = DEFAULT_LOG, *sysfs = NULL, *html = NULL;
-	bool json = false, show_policy = false, pcr_given = false;
-	uint8_t *policy = NULL;
-	unsigned long long n;
-	char err[512];
-	int c, fd = -1, rc = IMA_EXIT_USAGE;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+/*
+ * The command line, as given: parse_cmdline() only reads the options;
+ * run() loads every file they name (in the order given, so a later
+ * --pcrs value overrides an earlier one) and audits the list.
+ */
+enum input_kind { IN_PCRS, IN_PCR_VALUE, IN_TPM_SYSFS, IN_KEY, IN_DENY,
+		  IN_CA, IN_MANIFEST, IN_EXPECT_POLICY };
 
-	opts.pcr_mask = 1u << 10;
-	opts.jobs = cpus > 1 ? (int)cpus : 0;
+struct input {
+	enum input_kind kind;
+	const char *arg;
+};
+
+struct cmdline {
+	struct ima_audit_opts opts;
+	struct quote_args qa;
+	bool nonce_given, pcr_given, json, show_policy;
+	const char *log, *html;
+	struct input *inputs;		/* file inputs, in argv order */
+	size_t ninputs;
+
+	/* what run() loads and the audit reads */
+	struct ima_quote_check qc;
+	struct ima_listkeys listkeys;
+	struct ima_denylist *deny;
+	struct ima_table table;
+	uint8_t *policy;
+};
+
+/* CMDLINE_RUN: run it; otherwise the exit code (--help: 0, printed). */
+#define CMDLINE_RUN (-1)
+
+static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
+{
+	struct ima_audit_opts *opts = &cl->opts;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long n;
+	int c;
+
+	cl->log = DEFAULT_LOG;
+	opts->pcr_mask = 1u << 10;
+	opts->jobs = cpus > 1 ? (int)cpus : 0;
+	cl->inputs = calloc((size_t)argc, sizeof(*cl->inputs));
+	if (!cl->inputs) {
+		fprintf(stderr, "ima-audit: out of memory\n");
+		return IMA_EXIT_MALFORMED;
+	}
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		struct input *in = &cl->inputs[cl->ninputs];
+
 		switch (c) {
 		case OPT_PCR:
-			if (parse_u64(optarg, IMA_NR_PCRS - 1, &n)) {
-				rc = usage_error("bad PCR index '%s'", optarg);
-				goto out;
-			}
-			if (!pcr_given)
-				opts.pcr_mask = 0;
-			pcr_given = true;
-			opts.pcr_mask |= 1u << n;
+			if (parse_u64(optarg, IMA_NR_PCRS - 1, &n))
+				return usage_error("bad PCR index '%s'", optarg);
+			if (!cl->pcr_given)
+				opts->pcr_mask = 0;
+			cl->pcr_given = true;
+			opts->pcr_mask |= 1u << n;
 			break;
 		case OPT_PCRS:
-			rc = load_pcrs(&opts, optarg);
-			if (rc != IMA_EXIT_OK)
-				goto out;
-			break;
-		case OPT_IGNORE_PCR:
-			if (parse_pcr_range(optarg, &opts.ignore_pcrs)) {
-				rc = usage_error("bad --ignore-pcr '%s': N or N-M, 0-23",
-						 optarg);
-				goto out;
-			}
-			break;
-		case OPT_ALLOW_UNVERIFIED_BOOT:
-			opts.allow_unverified_boot = true;
-			break;
-		case OPT_ALLOW_SHA1:
-			opts.allow_sha1 = true;
+			*in = (struct input){ IN_PCRS, optarg };
+			cl->ninputs++;
 			break;
 		case OPT_PCR_VALUE:
-			if (ima_pcr_parse_text(&opts.pcrs, optarg,
-					       strlen(optarg), "--pcr-value",
-					       err, sizeof(err))) {
-				rc = usage_error("%s", err);
-				goto out;
-			}
+			*in = (struct input){ IN_PCR_VALUE, optarg };
+			cl->ninputs++;
 			break;
 		case OPT_TPM_SYSFS:
-			sysfs = optarg ? optarg : DEFAULT_SYSFS;
-			if (ima_pcr_load_sysfs(&opts.pcrs, sysfs, err,
-					       sizeof(err)) <= 0) {
-				rc = usage_error("%s: no PCR values readable",
-						 sysfs);
-				goto out;
-			}
+			*in = (struct input){ IN_TPM_SYSFS,
+					      optarg ? optarg : DEFAULT_SYSFS };
+			cl->ninputs++;
 			break;
 		case OPT_KEY:
-			if (ima_keyring_load(&opts.keys, optarg, err,
-					     sizeof(err))) {
-				rc = usage_error("%s", err);
-				goto out;
-			}
-			break;
-		case OPT_REQ_SIGS:
-			opts.require_signatures = true;
+			*in = (struct input){ IN_KEY, optarg };
+			cl->ninputs++;
 			break;
 		case OPT_DENY:
-			if (deny) {
-				rc = usage_error("%s",
-						 "--deny given twice: put the revoked digests in one file");
-				goto out;
-			}
-			deny = ima_deny_new();
-			if (!deny || ima_deny_load(deny, optarg, err,
-						   sizeof(err))) {
-				rc = usage_error("%s", deny ? err :
-						 "out of memory");
-				goto out;
-			}
-			opts.deny = deny;
+			*in = (struct input){ IN_DENY, optarg };
+			cl->ninputs++;
 			break;
 		case OPT_CA:
-			if (ima_listkeys_load_ca(&listkeys, optarg, err,
-						 sizeof(err))) {
-				rc = usage_error("%s", err);
-				goto out;
-			}
-			opts.listkeys = &listkeys;
-			break;
-		case OPT_REQ_COVER:
-			opts.require_coverage = true;
-			break;
-		case OPT_JOBS:
-			if (parse_u64(optarg, 256, &n)) {
-				rc = usage_error("bad --jobs '%s'", optarg);
-				goto out;
-			}
-			opts.jobs = n > 1 ? (int)n : 0;
+			*in = (struct input){ IN_CA, optarg };
+			cl->ninputs++;
 			break;
 		case OPT_MANIFEST:
-			if (!opts.manifest)
-				opts.manifest = ima_manifest_new();
-			if (!opts.manifest ||
-			    ima_manifest_load(opts.manifest, optarg, err,
-					      sizeof(err))) {
-				rc = usage_error("%s", opts.manifest ? err :
-						 "out of memory");
-				goto out;
-			}
-			break;
-		case OPT_SHOW_POLICY:
-			show_policy = true;
+			*in = (struct input){ IN_MANIFEST, optarg };
+			cl->ninputs++;
 			break;
 		case OPT_EXPECT_POLICY:
-			free(policy);
-			policy = read_small_file(optarg,
-						 &opts.expect_policy_len);
-			if (!policy) {
-				snprintf(err, sizeof(err), "%s: %s", optarg,
-					 strerror(errno));
-				rc = usage_error("%s", err);
-				goto out;
-			}
-			opts.expect_policy = policy;
-			opts.expect_policy_name = optarg;
+			*in = (struct input){ IN_EXPECT_POLICY, optarg };
+			cl->ninputs++;
+			break;
+		case OPT_IGNORE_PCR:
+			if (parse_pcr_range(optarg, &opts->ignore_pcrs))
+				return usage_error("bad --ignore-pcr '%s': N or N-M, 0-23",
+						   optarg);
+			break;
+		case OPT_ALLOW_UNVERIFIED_BOOT:
+			opts->allow_unverified_boot = true;
+			break;
+		case OPT_ALLOW_SHA1:
+			opts->allow_sha1 = true;
+			break;
+		case OPT_REQ_SIGS:
+			opts->require_signatures = true;
+			break;
+		case OPT_REQ_COVER:
+			opts->require_coverage = true;
+			break;
+		case OPT_JOBS:
+			if (parse_u64(optarg, 256, &n))
+				return usage_error("bad --jobs '%s'", optarg);
+			opts->jobs = n > 1 ? (int)n : 0;
+			break;
+		case OPT_SHOW_POLICY:
+			cl->show_policy = true;
 			break;
 		case OPT_BYTE_ORDER:
-			if (!strcmp(optarg, "auto")) {
-				opts.reader.order = IMA_BO_AUTO;
-			} else if (!strcmp(optarg, "little")) {
-				opts.reader.order = IMA_BO_LITTLE;
-			} else if (!strcmp(optarg, "big")) {
-				opts.reader.order = IMA_BO_BIG;
-			} else {
-				rc = usage_error("bad --byte-order '%s'",
-						 optarg);
-				goto out;
-			}
+			if (!strcmp(optarg, "auto"))
+				opts->reader.order = IMA_BO_AUTO;
+			else if (!strcmp(optarg, "little"))
+				opts->reader.order = IMA_BO_LITTLE;
+			else if (!strcmp(optarg, "big"))
+				opts->reader.order = IMA_BO_BIG;
+			else
+				return usage_error("bad --byte-order '%s'",
+						   optarg);
 			break;
 		case OPT_MAX_SIZE:
-			if (parse_u64(optarg, UINT64_MAX, &n) || !n) {
-				rc = usage_error("bad --max-size '%s'", optarg);
-				goto out;
-			}
-			opts.reader.max_size = n;
+			if (parse_u64(optarg, UINT64_MAX, &n) || !n)
+				return usage_error("bad --max-size '%s'", optarg);
+			opts->reader.max_size = n;
 			break;
 		case OPT_MAX_ENTRY:
-			if (parse_u64(optarg, UINT32_MAX, &n) || !n) {
-				rc = usage_error("bad --max-entry '%s'",
-						 optarg);
-				goto out;
-			}
-			opts.reader.max_entry = (uint32_t)n;
+			if (parse_u64(optarg, UINT32_MAX, &n) || !n)
+				return usage_error("bad --max-entry '%s'",
+						   optarg);
+			opts->reader.max_entry = (uint32_t)n;
 			break;
 		case OPT_JSON:
-			json = true;
+			cl->json = true;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "auto")) {
-				opts.reader.format = IMA_FMT_AUTO;
-			} else if (!strcmp(optarg, "binary")) {
-				opts.reader.format = IMA_FMT_BINARY;
-			} else if (!strcmp(optarg, "ascii")) {
-				opts.reader.format = IMA_FMT_ASCII;
-			} else {
-				rc = usage_error("bad --format '%s': auto, binary or ascii",
-						 optarg);
-				goto out;
-			}
+			if (!strcmp(optarg, "auto"))
+				opts->reader.format = IMA_FMT_AUTO;
+			else if (!strcmp(optarg, "binary"))
+				opts->reader.format = IMA_FMT_BINARY;
+			else if (!strcmp(optarg, "ascii"))
+				opts->reader.format = IMA_FMT_ASCII;
+			else
+				return usage_error("bad --format '%s': auto, binary or ascii",
+						   optarg);
 			break;
 		case OPT_LIST_BANK:
-			n = (unsigned long long)ima_bank_by_name(optarg, strlen(optarg));
-			if (n >= IMA_NR_BANKS) {
-				rc = usage_error("bad --list-bank '%s': sha1, sha256, sha384 or sha512",
-						 optarg);
-				goto out;
-			}
-			opts.reader.digest_alg = ima_bank_algo((int)n);
+			n = (unsigned long long)ima_bank_by_name(optarg,
+								 strlen(optarg));
+			if (n >= IMA_NR_BANKS)
+				return usage_error("bad --list-bank '%s': sha1, sha256, sha384 or sha512",
+						   optarg);
+			opts->reader.digest_alg = ima_bank_algo((int)n);
 			break;
 		case OPT_HTML:
-			html = optarg;
+			cl->html = optarg;
 			break;
 		case OPT_QUOTE:
-			qa.msg = optarg;
+			cl->qa.msg = optarg;
 			break;
 		case OPT_QUOTE_SIG:
-			qa.sig = optarg;
+			cl->qa.sig = optarg;
 			break;
 		case OPT_AK_PUB:
-			qa.ak = optarg;
+			cl->qa.ak = optarg;
 			break;
 		case OPT_QUOTE_PCRS:
-			qa.pcrs = optarg;
+			cl->qa.pcrs = optarg;
 			break;
 		case OPT_NONCE:
-			if (parse_nonce(optarg, &qa)) {
-				rc = usage_error("bad --nonce '%s': 1-66 bytes in hex",
-						 optarg);
-				goto out;
-			}
-			nonce_given = true;
+			if (parse_nonce(optarg, &cl->qa))
+				return usage_error("bad --nonce '%s': 1-66 bytes in hex",
+						   optarg);
+			cl->nonce_given = true;
 			break;
 		case OPT_ALLOW_UNCOVERED:
-			opts.allow_uncovered = true;
+			opts->allow_uncovered = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			rc = IMA_EXIT_OK;
-			goto out;
+			return IMA_EXIT_OK;
 		default:
-			rc = usage_error("%s", "unknown option");
-			goto out;
+			return usage_error("%s", "unknown option");
 		}
 	}
 	if (optind < argc)
-		log = argv[optind++];
-	if (optind < argc) {
-		rc = usage_error("unexpected argument '%s'", argv[optind]);
-		goto out;
+		cl->log = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	return CMDLINE_RUN;
+}
+
+/* One file input of the command line: an exit code (OK: loaded). */
+static int load_input(struct cmdline *cl, const struct input *in)
+{
+	struct ima_audit_opts *opts = &cl->opts;
+	char err[512];
+
+	switch (in->kind) {
+	case IN_PCRS:
+		return load_pcrs(opts, in->arg);
+	case IN_PCR_VALUE:
+		if (ima_pcr_parse_text(&opts->pcrs, in->arg, strlen(in->arg),
+				       "--pcr-value", err, sizeof(err)))
+			return usage_error("%s", err);
+		return IMA_EXIT_OK;
+	case IN_TPM_SYSFS:
+		if (ima_pcr_load_sysfs(&opts->pcrs, in->arg, err,
+				       sizeof(err)) <= 0)
+			return usage_error("%s: no PCR values readable",
+					   in->arg);
+		return IMA_EXIT_OK;
+	case IN_KEY:
+		if (ima_keyring_load(&opts->keys, in->arg, err, sizeof(err)))
+			return usage_error("%s", err);
+		return IMA_EXIT_OK;
+	case IN_DENY:
+		if (cl->deny)
+			return usage_error("%s",
+					   "--deny given twice: put the revoked digests in one file");
+		cl->deny = ima_deny_new();
+		if (!cl->deny || ima_deny_load(cl->deny, in->arg, err,
+					       sizeof(err)))
+			return usage_error("%s", cl->deny ? err :
+					   "out of memory");
+		opts->deny = cl->deny;
+		return IMA_EXIT_OK;
+	case IN_CA:
+		if (ima_listkeys_load_ca(&cl->listkeys, in->arg, err,
+					 sizeof(err)))
+			return usage_error("%s", err);
+		opts->listkeys = &cl->listkeys;
+		return IMA_EXIT_OK;
+	case IN_MANIFEST:
+		if (!opts->manifest)
+			opts->manifest = ima_manifest_new();
+		if (!opts->manifest ||
+		    ima_manifest_load(opts->manifest, in->arg, err,
+				      sizeof(err)))
+			return usage_error("%s", opts->manifest ? err :
+					   "out of memory");
+		return IMA_EXIT_OK;
+	case IN_EXPECT_POLICY:
+		free(cl->policy);
+		cl->policy = read_small_file(in->arg,
+					     &opts->expect_policy_len);
+		if (!cl->policy) {
+			snprintf(err, sizeof(err), "%s: %s", in->arg,
+				 strerror(errno));
+			return usage_error("%s", err);
+		}
+		opts->expect_policy = cl->policy;
+		opts->expect_policy_name = in->arg;
+		return IMA_EXIT_OK;
 	}
-	rc = list_bank(&opts.reader, log);
+	return IMA_EXIT_USAGE;
+}
+
+/* The summary of a verified quote the reports print. */
+static struct ima_quote_summary quote_summary(const struct ima_quote_check *qc)
+{
+	return (struct ima_quote_summary) {
+		.tpm_generated = qc->quote.magic == TPM_GENERATED_VALUE &&
+				 qc->quote.type == TPM_ST_ATTEST_QUOTE,
+		.nonce_ok = qc->nonce_ok,
+		.sig_ok = qc->sig_ok,
+		.pcrs_ok = qc->pcrs_ok,
+		.reset_count = qc->quote.reset_count,
+		.restart_count = qc->quote.restart_count,
+		.clock_ms = (unsigned long long)qc->quote.clock,
+	};
+}
+
+/* The recorded policy on stdout (--show-policy), failures on stderr. */
+static int show_policy(const struct ima_audit *audit, const char *log,
+		       int rc)
+{
+	if (audit->policy_found)
+		fwrite(audit->policy, 1, audit->policy_len, stdout);
+	else if (audit->policy_unattributed)
+		fprintf(stderr, "ima-audit: %s: no policy can be attributed to the last kernel: %s\n",
+			log, audit->policy_diff);
+	else
+		fprintf(stderr, "ima-audit: no ima_policy entry in %s\n", log);
+	ima_report_failures(audit, stderr);
+	if (rc == IMA_EXIT_OK && !audit->policy_found)
+		rc = IMA_EXIT_FAIL;
+	return rc;
+}
+
+/* Loads every input, audits the list, prints; returns the exit code. */
+static int run(struct cmdline *cl)
+{
+	struct ima_audit_opts *opts = &cl->opts;
+	struct quote_args *qa = &cl->qa;
+	struct ima_quote_summary qsum;
+	struct ima_audit audit;
+	struct ima_reader reader;
+	bool quote;
+	size_t i;
+	int fd, rc;
+
+	for (i = 0; i < cl->ninputs; i++) {
+		rc = load_input(cl, &cl->inputs[i]);
+		if (rc != IMA_EXIT_OK)
+			return rc;
+	}
+	rc = list_bank(&opts->reader, cl->log);
 	if (rc != IMA_EXIT_OK)
-		goto out;
+		return rc;
 
-	quote = qa.msg || qa.sig || qa.ak || qa.pcrs || nonce_given;
-	if (quote && (!qa.msg || !qa.sig || !qa.ak || !nonce_given)) {
-		rc = usage_error("%s", "a quote needs --quote, --quote-sig, --ak-pub and --nonce");
-		goto out;
-	}
+	quote = qa->msg || qa->sig || qa->ak || qa->pcrs || cl->nonce_given;
+	if (quote && (!qa->msg || !qa->sig || !qa->ak || !cl->nonce_given))
+		return usage_error("%s", "a quote needs --quote, --quote-sig, --ak-pub and --nonce");
 	if (quote) {
-		rc = verify_quote(&qa, &opts, &qc);
+		rc = verify_quote(qa, opts, &cl->qc);
 		if (rc != IMA_EXIT_OK && rc != IMA_EXIT_FAIL)
-			goto out;
-		opts.quote = &qc;
+			return rc;
+		opts->quote = &cl->qc;
 	}
 
-	opts.banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
-	opts.input_name = log;
-	if (html) {
-		opts.on_record = ima_table_record;
-		opts.record_ctx = &table;
+	opts->banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
+	opts->input_name = cl->log;
+	if (cl->html) {
+		opts->on_record = ima_table_record;
+		opts->record_ctx = &cl->table;
 	}
 
-	if (!strcmp(log, "-")) {
+	if (!strcmp(cl->log, "-")) {
 		fd = STDIN_FILENO;
 	} else {
-		fd = open(log, O_RDONLY | O_CLOEXEC);
+		fd = open(cl->log, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			fprintf(stderr, "ima-audit: %s: %s\n", log,
+			fprintf(stderr, "ima-audit: %s: %s\n", cl->log,
 				strerror(errno));
-			rc = IMA_EXIT_MALFORMED;
-			goto out;
+			return IMA_EXIT_MALFORMED;
 		}
 	}
-	if (ima_reader_init_fd(&reader, fd, &opts.reader) ||
-	    ima_audit_init(&audit, &opts)) {
+	if (ima_reader_init_fd(&reader, fd, &opts->reader) ||
+	    ima_audit_init(&audit, opts)) {
 		fprintf(stderr, "ima-audit: out of memory\n");
-		rc = IMA_EXIT_MALFORMED;
-		goto out;
+		if (fd > STDIN_FILENO)
+			close(fd);
+		return IMA_EXIT_MALFORMED;
 	}
 	ima_audit_run(&audit, &reader);
 	ima_reader_free(&reader);
+	if (fd > STDIN_FILENO)
+		close(fd);
 	rc = ima_audit_exit_code(&audit);
 	if (quote) {
-		qsum = (struct ima_quote_summary) {
-			.tpm_generated =
-				qc.quote.magic == TPM_GENERATED_VALUE &&
-				qc.quote.type == TPM_ST_ATTEST_QUOTE,
-			.nonce_ok = qc.nonce_ok,
-			.sig_ok = qc.sig_ok,
-			.pcrs_ok = qc.pcrs_ok,
-			.reset_count = qc.quote.reset_count,
-			.restart_count = qc.quote.restart_count,
-			.clock_ms = (unsigned long long)qc.quote.clock,
-		};
+		qsum = quote_summary(&cl->qc);
 		audit.quote = &qsum;
 	}
 
 	if (audit.malformed || audit.io_error)
 		fprintf(stderr, "ima-audit: %s: %s at byte offset %llu\n",
-			log, audit.malformed ? "malformed log" : "read error",
-			(unsigned long long)audit.error_offset);
+			cl->log, audit.malformed ? "malformed log" :
+			"read error", (unsigned long long)audit.error_offset);
 	else if (audit.oom)
-		fprintf(stderr, "ima-audit: %s: %s\n", log, audit.error);
-	if (show_policy) {
-		if (audit.policy_found)
-			fwrite(audit.policy, 1, audit.policy_len, stdout);
-		else if (audit.policy_unattributed)
-			fprintf(stderr, "ima-audit: %s: no policy can be attributed to the last kernel: %s\n",
-				log, audit.policy_diff);
-		else
-			fprintf(stderr, "ima-audit: no ima_policy entry in %s\n",
-				log);
-		ima_report_failures(&audit, stderr);
-		if (rc == IMA_EXIT_OK && !audit.policy_found)
-			rc = IMA_EXIT_FAIL;
-	} else if (json) {
+		fprintf(stderr, "ima-audit: %s: %s\n", cl->log, audit.error);
+	if (cl->show_policy) {
+		rc = show_policy(&audit, cl->log, rc);
+	} else if (cl->json) {
 		ima_report_json(&audit, stdout);
 	} else {
 		if (quote)
-			print_quote(&qc, stdout);
+			print_quote(&cl->qc, stdout);
 		ima_report_text(&audit, stdout);
 	}
-	if (html)
-		rc = html_page(html, &audit, &table, rc);
+	if (cl->html)
+		rc = html_page(cl->html, &audit, &cl->table, rc);
 	ima_audit_free(&audit);
 	if (fflush(stdout)) {
 		fprintf(stderr, "ima-audit: write error: %s\n",
@@ -720,14 +781,27 @@ int main(int argc, char **argv)
 		if (rc == IMA_EXIT_OK)
 			rc = IMA_EXIT_FAIL;
 	}
-out:
-	if (fd > STDIN_FILENO)
-		close(fd);
-	free(policy);
-	ima_keyring_free(&opts.keys);
-	ima_listkeys_free(&listkeys);
-	ima_deny_free(deny);
-	ima_manifest_free(opts.manifest);
-	ima_table_free(&table);
+	return rc;
+}
+
+static void cmdline_free(struct cmdline *cl)
+{
+	free(cl->inputs);
+	free(cl->policy);
+	ima_keyring_free(&cl->opts.keys);
+	ima_listkeys_free(&cl->listkeys);
+	ima_deny_free(cl->deny);
+	ima_manifest_free(cl->opts.manifest);
+	ima_table_free(&cl->table);
+}
+
+int main(int argc, char **argv)
+{
+	static struct cmdline cl;
+	int rc = parse_cmdline(&cl, argc, argv);
+
+	if (rc == CMDLINE_RUN)
+		rc = run(&cl);
+	cmdline_free(&cl);
 	return rc;
 }
