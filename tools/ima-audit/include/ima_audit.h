@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 #include "ima_deny.h"
+#include "ima_exclude.h"
+#include "ima_keylime.h"
 #include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
@@ -88,6 +90,15 @@ struct ima_audit_opts {
 	struct ima_listkeys *listkeys;
 	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
 	const struct ima_denylist *deny;
+	/*
+	 * --exclude and a Keylime policy's excludes: a file whose path
+	 * matches is never judged (signatures, manifest); its record is
+	 * still hashed, replayed, bound and checked against --deny
+	 */
+	const struct ima_excludes *excludes;
+	/* --manifest given a Keylime runtime policy: what it says besides
+	 * its digests, which are in manifest (ima_keylime.h) */
+	const struct ima_keylime *keylime;
 	/* every record read, after its checks (the page's entry table) */
 	void (*on_record)(void *ctx, const struct ima_record *rec);
 	void *record_ctx;
@@ -175,6 +186,10 @@ struct ima_audit {
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
 	uint64_t deny_checked, denied, deny_unchecked;	/* --deny */
+	uint64_t mf_by_signature;	/* Keylime: a verification key's */
+	uint64_t kl_buf_checked, kl_buf_match, kl_keys_ignored;
+	uint64_t excluded, exclude_untested;	/* --exclude */
+	uint64_t *exclude_hits;		/* per pattern */
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */

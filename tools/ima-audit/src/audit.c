@@ -206,6 +206,14 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 			opts->banks |= 1u << b;
 	audit_replay_start(a);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
+	if (ima_excludes_count(opts->excludes)) {
+		a->exclude_hits = calloc(ima_excludes_count(opts->excludes),
+					 sizeof(*a->exclude_hits));
+		if (!a->exclude_hits) {
+			ima_audit_free(a);
+			return -1;
+		}
+	}
 	if (audit_sigs_start(a)) {
 		ima_audit_free(a);	/* nothing is left to free */
 		return -1;
@@ -232,6 +240,7 @@ void ima_audit_free(struct ima_audit *a)
 	free(a->kstarts);
 	a->policy = NULL;
 	free(a->cache);
+	free(a->exclude_hits);
 	ima_replay_free(&a->replay);
 	pthread_mutex_destroy(&a->lock);
 }
@@ -615,6 +624,83 @@ static void list_key(struct ima_audit *a, const struct ima_record *rec,
 				e->path, e->plen, "key refused: %s", why);
 }
 
+/*
+ * Whether the entry's name matches an exclude pattern: then it is never
+ * judged (counted). A name outside printable ASCII is tested against
+ * none (ima_exclude.h): judged, counted apart.
+ */
+static bool excluded(struct ima_audit *a, const struct entry_info *e)
+{
+	size_t which;
+
+	if (!a->opts->excludes || !e->path)
+		return false;
+	switch (ima_excludes_match(a->opts->excludes, e->path, e->plen,
+				   &which)) {
+	case IMA_EXCLUDE_YES:
+		a->excluded++;
+		a->exclude_hits[which]++;
+		return true;
+	case IMA_EXCLUDE_UNTESTED:
+		a->exclude_untested++;
+		break;
+	}
+	return false;
+}
+
+/* A buffer's bytes are one DER certificate: a key measured onto a keyring. */
+static bool is_certificate(const struct ima_field *buf)
+{
+	return ima_listkeys_is_cert(buf->data, buf->len);
+}
+
+/*
+ * A Keylime policy judges buffers too: a key (a certificate measured onto
+ * a keyring) by its "keyrings" (unless the keyring is ignored), any other
+ * buffer by its "ima-buf", by the record's name.
+ */
+static void check_keylime_buf(struct ima_audit *a, const struct ima_record *rec,
+			      const struct entry_info *e,
+			      const struct ima_field *buf)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+	bool key = is_certificate(buf);
+	const char *what = key ? "keyring" : "ima-buf name";
+	int rc;
+
+	if (excluded(a, e))
+		return;
+	if (key && ima_keylime_ignores_keyring(kl, e->path, e->plen)) {
+		a->kl_keys_ignored++;
+		return;
+	}
+	a->kl_buf_checked++;
+	rc = ima_manifest_check(key ? kl->keyrings : kl->bufs, e->path,
+				e->plen, e->alg, e->digest, e->dlen);
+	switch (rc) {
+	case IMA_MF_MATCH:
+		a->kl_buf_match++;
+		return;
+	case IMA_MF_UNKNOWN_PATH:
+		ima_audit_failc(a, rec->index, rec->offset,
+				IMA_FC_MANIFEST_PATH, e->path, e->plen,
+				"%s not in the Keylime policy's \"%s\"", what,
+				key ? "keyrings" : "ima-buf");
+		return;
+	case IMA_MF_WRONG_DIGEST:
+		ima_audit_failc(a, rec->index, rec->offset,
+				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
+				"%s digest differs from the Keylime policy's \"%s\"",
+				e->alg->name, key ? "keyrings" : "ima-buf");
+		return;
+	default:
+		ima_audit_failc(a, rec->index, rec->offset,
+				IMA_FC_MANIFEST_ALGO, e->path, e->plen,
+				"the Keylime policy's \"%s\" has no %s digest for this %s",
+				key ? "keyrings" : "ima-buf", e->alg->name, what);
+	}
+}
+
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		      const struct entry_info *e, const struct ima_field *buf)
 {
@@ -636,9 +722,12 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 			ima_audit_failc(a, rec->index, rec->offset,
 					IMA_FC_BUF_DIGEST, e->path, e->plen,
 				       "buffer digest does not match d-ng");
-		} else if (a->opts->listkeys && e->plen == 4 &&
-			   !memcmp(e->path, ".ima", 4)) {
-			list_key(a, rec, e, buf);
+		} else {
+			if (a->opts->listkeys && e->plen == 4 &&
+			    !memcmp(e->path, ".ima", 4))
+				list_key(a, rec, e, buf);
+			if (a->opts->keylime && e->path)
+				check_keylime_buf(a, rec, e, buf);
 		}
 	}
 	/*
@@ -955,6 +1044,25 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			       e->path, e->plen, "unsigned entry");
 }
 
+/*
+ * Keylime accepts a file whose signature verifies with one of its
+ * policy's verification keys without a digest in the policy
+ * (_validate_ima_sig): so does a policy read here.
+ */
+static bool keylime_signed(struct ima_audit *a, const struct ima_record *rec,
+			   const struct entry_info *e)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+	int is = ima_record_field(rec, IMA_F_SIG);
+	struct ima_sig_hdr h;
+
+	if (!kl || !kl->verifier || is < 0 || !rec->fields[is].len ||
+	    ima_sig_parse(rec->fields[is].data, rec->fields[is].len, &h))
+		return false;
+	return ima_verify_sig(kl->verifier, e->alg, e->dtype, e->digest,
+			      e->dlen, &h) == IMA_SIG_OK;
+}
+
 static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 			   const struct entry_info *e)
 {
@@ -969,6 +1077,10 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 				e->path, e->plen,
 				"%s digest: collisions are practical, no reference can vouch for it",
 				e->alg->name);
+		return;
+	}
+	if (rc != IMA_MF_MATCH && keylime_signed(a, rec, e)) {
+		a->mf_by_signature++;
 		return;
 	}
 	switch (rc) {
@@ -1240,6 +1352,9 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->kernels = 1;
 		if (is_boot) {
 			check_boot_aggregate(a, rec, &e);
+			if (a->opts->keylime && e.alg &&
+			    a->opts->keylime->has_boot_aggregate)
+				check_manifest(a, rec, &e);
 			return;
 		}
 		a->boot = IMA_BOOT_ABSENT;
@@ -1258,6 +1373,9 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 					e.path, e.plen,
 					"a later kernel's boot_aggregate without a kexec_execute record before it");
 		check_boot_aggregate(a, rec, &e);
+		if (a->opts->keylime && e.alg &&
+		    a->opts->keylime->has_boot_aggregate)
+			check_manifest(a, rec, &e);
 		if (before != IMA_BOOT_MATCH)
 			a->boot = before;	/* the worst one is reported */
 		return;
@@ -1287,6 +1405,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
+	if (excluded(a, &e))
+		return;		/* never judged */
 	if (!e.alg || !e.path) {
 		check_unnamed(a, rec, &e);
 		return;

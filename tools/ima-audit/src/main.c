@@ -54,7 +54,11 @@ static const char usage_text[] =
 "                        (KEY_CHECK) that chain to a certificate in FILE\n"
 "                        verify signatures too, if their records are attested\n"
 "Reference data:\n"
-"  --manifest FILE       '<hex|alg:hex> <path>' lines (sha256sum output)\n"
+"  --manifest FILE       '<hex|alg:hex> <path>' lines (sha256sum output, also\n"
+"                        -b and --tag), or a Keylime runtime policy (JSON:\n"
+"                        digests, excludes, keyrings, ima-buf, keys)\n"
+"  --exclude REGEX       paths never judged (Python's re.match, as Keylime's\n"
+"                        excludes; repeatable): counted, still replayed\n"
 "  --deny FILE           digests of revoked files (sha256sum lines, --tag\n"
 "                        lines, or a Keylime runtime policy's \"digests\"):\n"
 "                        an entry with one fails, even if signed\n"
@@ -90,7 +94,7 @@ enum {
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
 	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
-	OPT_CA, OPT_DENY, OPT_HTML,
+	OPT_CA, OPT_DENY, OPT_HTML, OPT_EXCLUDE,
 };
 
 static const struct option options[] = {
@@ -124,6 +128,7 @@ static const struct option options[] = {
 	{ "ca", required_argument, NULL, OPT_CA },
 	{ "deny", required_argument, NULL, OPT_DENY },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -401,7 +406,7 @@ static int html_page(const char *path, const struct ima_audit *audit,
  * --pcrs value overrides an earlier one) and audits the list.
  */
 enum input_kind { IN_PCRS, IN_PCR_VALUE, IN_TPM_SYSFS, IN_KEY, IN_DENY,
-		  IN_CA, IN_MANIFEST, IN_EXPECT_POLICY };
+		  IN_CA, IN_MANIFEST, IN_EXPECT_POLICY, IN_EXCLUDE };
 
 struct input {
 	enum input_kind kind;
@@ -420,6 +425,8 @@ struct cmdline {
 	struct ima_quote_check qc;
 	struct ima_listkeys listkeys;
 	struct ima_denylist *deny;
+	struct ima_excludes *excludes;
+	struct ima_keylime keylime;
 	struct ima_table table;
 	uint8_t *policy;
 };
@@ -485,6 +492,10 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 			break;
 		case OPT_EXPECT_POLICY:
 			*in = (struct input){ IN_EXPECT_POLICY, optarg };
+			cl->ninputs++;
+			break;
+		case OPT_EXCLUDE:
+			*in = (struct input){ IN_EXCLUDE, optarg };
 			cl->ninputs++;
 			break;
 		case OPT_IGNORE_PCR:
@@ -594,6 +605,15 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 	return CMDLINE_RUN;
 }
 
+/* The exclude patterns, made on first use; NULL when out of memory. */
+static struct ima_excludes *excludes(struct cmdline *cl)
+{
+	if (!cl->excludes)
+		cl->excludes = ima_excludes_new();
+	cl->opts.excludes = cl->excludes;
+	return cl->excludes;
+}
+
 /* One file input of the command line: an exit code (OK: loaded). */
 static int load_input(struct cmdline *cl, const struct input *in)
 {
@@ -638,11 +658,34 @@ static int load_input(struct cmdline *cl, const struct input *in)
 	case IN_MANIFEST:
 		if (!opts->manifest)
 			opts->manifest = ima_manifest_new();
-		if (!opts->manifest ||
-		    ima_manifest_load(opts->manifest, in->arg, err,
+		if (!opts->manifest || !excludes(cl))
+			return usage_error("%s", "out of memory");
+		switch (ima_keylime_sniff(in->arg)) {
+		case -1:
+			snprintf(err, sizeof(err), "%s: %s", in->arg,
+				 strerror(errno));
+			return usage_error("%s", err);
+		case 1:
+			if (opts->keylime)
+				return usage_error("%s",
+						   "two Keylime runtime policies: give one (its keyrings and ima-buf would mix)");
+			if (ima_keylime_load(&cl->keylime, opts->manifest,
+					     cl->excludes, in->arg, err,
+					     sizeof(err)))
+				return usage_error("%s", err);
+			opts->keylime = &cl->keylime;
+			return IMA_EXIT_OK;
+		}
+		if (ima_manifest_load(opts->manifest, in->arg, err,
 				      sizeof(err)))
-			return usage_error("%s", opts->manifest ? err :
-					   "out of memory");
+			return usage_error("%s", err);
+		return IMA_EXIT_OK;
+	case IN_EXCLUDE:
+		if (!excludes(cl))
+			return usage_error("%s", "out of memory");
+		if (ima_excludes_add(cl->excludes, in->arg, strlen(in->arg),
+				     "--exclude", err, sizeof(err)))
+			return usage_error("%s", err);
 		return IMA_EXIT_OK;
 	case IN_EXPECT_POLICY:
 		free(cl->policy);
@@ -792,6 +835,8 @@ static void cmdline_free(struct cmdline *cl)
 	ima_listkeys_free(&cl->listkeys);
 	ima_deny_free(cl->deny);
 	ima_manifest_free(cl->opts.manifest);
+	ima_keylime_free(&cl->keylime);
+	ima_excludes_free(cl->excludes);
 	ima_table_free(&cl->table);
 }
 

@@ -372,6 +372,84 @@ static void json_list_keys(const struct ima_audit *a, FILE *out)
 	fputs("]},", out);
 }
 
+/* --manifest given a Keylime runtime policy: what else it judged */
+static void text_keylime(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+
+	if (!kl)
+		return;
+	fputs("keylime policy: ", out);
+	ima_text_escape(out, kl->file, strlen(kl->file));
+	fprintf(out, " (version %lld): %zu keyring(s), %zu ima-buf name(s), %zu exclude(s), %zu verification key(s); buffers %" PRIu64 " checked, %" PRIu64 " match, %" PRIu64 " keys on ignored keyrings",
+		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
+		kl->keys.n, a->kl_buf_checked, a->kl_buf_match,
+		a->kl_keys_ignored);
+	if (kl->log_hash_alg && a->list_alg && kl->log_hash_alg != a->list_alg)
+		fprintf(out, "; its log_hash_alg %s is not the list's %s (not used: the list's own is checked)",
+			kl->log_hash_alg->name, a->list_alg->name);
+	fputc('\n', out);
+}
+
+/* --exclude: what was never judged */
+static void text_excluded(const struct ima_audit *a, FILE *out)
+{
+	size_t n = ima_excludes_count(a->opts->excludes);
+
+	if (!n)
+		return;
+	fprintf(out, "excluded:       %" PRIu64 " entries never judged (%zu pattern(s))",
+		a->excluded, n);
+	if (a->exclude_untested)
+		fprintf(out, "; %" PRIu64 " names outside printable ASCII tested against none (judged)",
+			a->exclude_untested);
+	fputc('\n', out);
+}
+
+static void json_excluded(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_excludes *x = a->opts->excludes;
+	size_t i, n = ima_excludes_count(x);
+
+	fprintf(out, "\"excluded\":{\"entries\":%" PRIu64 ",\"untested\":%" PRIu64 ",\"patterns\":[",
+		a->excluded, a->exclude_untested);
+	for (i = 0; i < n; i++) {
+		const char *p = ima_excludes_pattern(x, i);
+		const char *src = ima_excludes_source(x, i);
+
+		fputs(i ? ",{\"pattern\":" : "{\"pattern\":", out);
+		json_str(out, p, strlen(p));
+		fputs(",\"source\":", out);
+		json_str(out, src, strlen(src));
+		fprintf(out, ",\"entries\":%" PRIu64 "}",
+			a->exclude_hits ? a->exclude_hits[i] : 0);
+	}
+	fputs("]},", out);
+}
+
+static void json_keylime(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+
+	fputs(",\"keylime\":", out);
+	if (!kl) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"file\":", out);
+	json_str(out, kl->file, strlen(kl->file));
+	fprintf(out, ",\"version\":%lld,\"keyrings\":%zu,\"ima_buf\":%zu,\"excludes\":%zu,\"verification_keys\":%zu,\"log_hash_alg\":",
+		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
+		kl->keys.n);
+	if (kl->log_hash_alg)
+		fprintf(out, "\"%s\"", kl->log_hash_alg->name);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"by_signature\":%" PRIu64 ",\"buffers\":{\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"ignored_keys\":%" PRIu64 "}}",
+		a->mf_by_signature, a->kl_buf_checked, a->kl_buf_match,
+		a->kl_keys_ignored);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
@@ -421,11 +499,18 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 			ima_deny_count(a->opts->deny), a->deny_checked,
 			a->denied, a->deny_unchecked);
 	}
-	if (a->opts->manifest)
+	if (a->opts->manifest) {
 		fprintf(out,
-			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
+			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm",
 			ima_manifest_paths(a->opts->manifest), a->mf_match,
 			a->mf_unknown, a->mf_wrong, a->mf_no_algo);
+		if (a->opts->keylime)
+			fprintf(out, ", %" PRIu64 " signed by a verification key",
+				a->mf_by_signature);
+		fputc('\n', out);
+	}
+	text_keylime(a, out);
+	text_excluded(a, out);
 	if (a->policy_found)
 		fprintf(out, "policy:         entry %" PRIu64 ", %zu bytes%s%s\n",
 			a->policy_index, a->policy_len,
@@ -573,14 +658,18 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null,", out);
 	}
-	if (a->opts->manifest)
+	if (a->opts->manifest) {
 		fprintf(out,
-			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",
+			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64,
 			ima_manifest_paths(a->opts->manifest), a->mf_checked,
 			a->mf_match, a->mf_unknown, a->mf_wrong,
 			a->mf_no_algo);
-	else
+		json_keylime(a, out);
+		fputs("},", out);
+	} else {
 		fputs("\"manifest\":null,", out);
+	}
+	json_excluded(a, out);
 	fprintf(out,
 		"\"buffers\":{\"checked\":%" PRIu64 ",\"failed\":%" PRIu64 "},",
 		a->buf_checked, a->buf_failed);

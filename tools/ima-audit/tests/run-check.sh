@@ -143,6 +143,7 @@ run_cases "$here/tests/real" real
 run_cases "$here/tests/public" public
 run_cases "$here/tests/listkeys" listkeys
 run_cases "$here/tests/deny" deny
+run_cases "$here/tests/reference" reference
 # Every case's list rendered as the kernel's ASCII and per-bank lists
 # (gen/imaforms.py): the same exit status and report as the binary list.
 "${PYTHON:-python3}" "$here/tests/run-forms.py" "$B/asan/ima-audit" \
@@ -155,6 +156,7 @@ run_cases "$here/tests/real" tsan:real "$B/tsan/ima-audit"
 run_cases "$here/tests/public" tsan:public "$B/tsan/ima-audit"
 run_cases "$here/tests/listkeys" tsan:listkeys "$B/tsan/ima-audit"
 run_cases "$here/tests/deny" tsan:deny "$B/tsan/ima-audit"
+run_cases "$here/tests/reference" tsan:reference "$B/tsan/ima-audit"
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
 set -- "$B"/fuzz/fuzz_*
