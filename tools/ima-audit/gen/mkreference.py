@@ -285,3 +285,50 @@ case("manifest-exclude", "--exclude on the command line, with a "
              if i != 3), 0, extra=["--exclude", r"/tmp/f\d"],
      has=["excluded:       1 entries never judged (1 pattern(s))"],
      ext=".sums")
+
+# --- the guest's real list (tests/real) against a policy with no digest
+# and the real IMA key as its verification key: every file whose signature
+# verifies passes, by Keylime's rule; the rest fails manifest-path. Which
+# entries are signed comes from the list's sig fields, which of those fail
+# from the real fixtures' own expectation (real-pcrs-keys: tampered and
+# rogue-signed), never from a run of ima-audit.
+REAL = os.path.join(out, "..", "real")
+
+
+def fields(data):
+    """The template data's fields (u32 length, bytes)."""
+    f, off = [], 0
+    while off + 4 <= len(data):
+        n = int.from_bytes(data[off:off + 4], "little")
+        f.append(data[off + 4:off + 4 + n])
+        off += 4 + n
+    return f
+
+
+with open(os.path.join(REAL, "list.bin"), "rb") as fh:
+    real = imalog.entries(fh.read())
+with open(os.path.join(REAL, "real-pcrs-keys.expect")) as fh:
+    sig_bad = {int(ln.split()[1]) for ln in fh if ln.startswith("fail ")}
+with open(os.path.join(REAL, "ima.der"), "rb") as fh:
+    from cryptography import x509 as _x509
+    real_cert = _x509.load_der_x509_certificate(fh.read())
+fails = []
+for i, e in enumerate(real):
+    fl = fields(e.data)
+    name = fl[1].rstrip(b"\0")
+    if i == 0 and name == b"boot_aggregate":
+        continue            # the policy lists none: not judged
+    if e.name == "ima-sig" and len(fl) == 3 and fl[2] and i not in sig_bad:
+        continue            # verified with the policy's key
+    fails.append((str(i), "manifest-path"))
+write("keylime-real-signed.json", policy(files=(), keyrings={}, bufs={},
+                                         keys=[real_cert]).encode())
+write("keylime-real-signed.args",
+      b"--pcrs ../real/pcrs.txt --manifest keylime-real-signed.json "
+      b"../real/list.bin\n")
+write("keylime-real-signed.expect", (
+    "# the guest's real list, a policy without digests whose verification "
+    "key is the real IMA key: the %d files signed with it pass, the rest "
+    "(unsigned, tampered, rogue-signed, buffers) fail\nexit 1\n" %
+    (len(real) - 1 - len(fails)) +
+    "".join("fail %s %s\n" % f for f in sorted(fails, key=str))).encode())

@@ -99,6 +99,14 @@ struct ima_audit_opts {
 	/* --manifest given a Keylime runtime policy: what it says besides
 	 * its digests, which are in manifest (ima_keylime.h) */
 	const struct ima_keylime *keylime;
+	/*
+	 * --write-keylime: every entry the audit proves (its verdict ok:
+	 * bound, covered, no failure names it, the audit complete) is added
+	 * to this policy: a file's digest by path, a key's by keyring, a
+	 * buffer's by name. NULL: none written.
+	 */
+	struct ima_keylime_out *keylime_out;
+	const char *keylime_out_name;		/* shown in the report */
 	/* every record read, after its checks (the page's entry table) */
 	void (*on_record)(void *ctx, const struct ima_record *rec);
 	void *record_ctx;
@@ -190,6 +198,10 @@ struct ima_audit {
 	uint64_t kl_buf_checked, kl_buf_match, kl_keys_ignored;
 	uint64_t excluded, exclude_untested;	/* --exclude */
 	uint64_t *exclude_hits;		/* per pattern */
+	/* --write-keylime: what the policy was offered, then given */
+	struct ima_kl_offer *kl_offers;
+	size_t nkl_offers, cap_kl_offers;
+	uint64_t kl_written, kl_unproven, kl_unwritable;
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */

@@ -7,7 +7,19 @@
 #include <string.h>
 
 #include "audit_internal.h"
+#include "ima_html.h"
 #include "ima_quote.h"
+
+/* An entry offered to --write-keylime, kept if the audit proves it. */
+struct ima_kl_offer {
+	uint64_t index;
+	uint32_t pcr;
+	enum ima_keylime_table table;
+	const struct ima_hash_algo *alg;
+	uint8_t digest[IMA_MAX_DIGEST];
+	char *name;
+	size_t nlen;
+};
 
 static const char *const class_names[IMA_FC_COUNT] = {
 #define IMA_FC_NAME(id, name) [IMA_FC_##id] = name,
@@ -241,6 +253,9 @@ void ima_audit_free(struct ima_audit *a)
 	a->policy = NULL;
 	free(a->cache);
 	free(a->exclude_hits);
+	for (i = 0; i < a->nkl_offers; i++)
+		free(a->kl_offers[i].name);
+	free(a->kl_offers);
 	ima_replay_free(&a->replay);
 	pthread_mutex_destroy(&a->lock);
 }
@@ -625,6 +640,81 @@ static void list_key(struct ima_audit *a, const struct ima_record *rec,
 }
 
 /*
+ * --write-keylime: the entry's digest under its name in table, written
+ * at the end if the audit proves the entry (keylime_offers_done).
+ */
+static void offer(struct ima_audit *a, const struct ima_record *rec,
+		  const struct entry_info *e, enum ima_keylime_table table)
+{
+	struct ima_kl_offer *o;
+
+	if (!a->opts->keylime_out || !e->alg || !e->path || e->violation)
+		return;
+	o = ima_reserve(a->kl_offers, &a->cap_kl_offers, a->nkl_offers,
+			sizeof(*o));
+	if (!o) {
+		a->oom = true;
+		return;
+	}
+	a->kl_offers = o;
+	o += a->nkl_offers;
+	o->name = malloc(e->plen ? e->plen : 1);
+	if (!o->name) {
+		a->oom = true;
+		return;
+	}
+	memcpy(o->name, e->path, e->plen);
+	o->nlen = e->plen;
+	o->index = rec->index;
+	o->pcr = rec->pcr;
+	o->table = table;
+	o->alg = e->alg;
+	memcpy(o->digest, e->digest, e->dlen);
+	a->nkl_offers++;
+}
+
+/* Whether a listed failure names entry index (failures sorted by it). */
+static bool entry_failed(const struct ima_audit *a, uint64_t index)
+{
+	size_t lo = 0, hi = a->nfailures;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->failures[mid].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->nfailures && a->failures[lo].index == index;
+}
+
+/* The offers the audit proved go into the policy; the others are counted. */
+static void keylime_offers_done(struct ima_audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkl_offers; i++) {
+		const struct ima_kl_offer *o = &a->kl_offers[i];
+		int rc;
+
+		if (ima_entry_verdict(a, o->pcr, o->index,
+				      entry_failed(a, o->index)) != IMA_EV_OK) {
+			a->kl_unproven++;
+			continue;
+		}
+		rc = ima_keylime_out_add(a->opts->keylime_out, o->table,
+					 o->name, o->nlen, o->alg, o->digest);
+		if (rc < 0)
+			a->oom = true;
+		else if (rc)
+			a->kl_unwritable++;
+		else
+			a->kl_written++;
+	}
+}
+
+/*
  * Whether the entry's name matches an exclude pattern: then it is never
  * judged (counted). A name outside printable ASCII is tested against
  * none (ima_exclude.h): judged, counted apart.
@@ -728,6 +818,8 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 				list_key(a, rec, e, buf);
 			if (a->opts->keylime && e->path)
 				check_keylime_buf(a, rec, e, buf);
+			offer(a, rec, e, is_certificate(buf) ?
+			      IMA_KL_KEYRINGS : IMA_KL_BUFS);
 		}
 	}
 	/*
@@ -1352,6 +1444,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->kernels = 1;
 		if (is_boot) {
 			check_boot_aggregate(a, rec, &e);
+			offer(a, rec, &e, IMA_KL_DIGESTS);
 			if (a->opts->keylime && e.alg &&
 			    a->opts->keylime->has_boot_aggregate)
 				check_manifest(a, rec, &e);
@@ -1373,6 +1466,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 					e.path, e.plen,
 					"a later kernel's boot_aggregate without a kexec_execute record before it");
 		check_boot_aggregate(a, rec, &e);
+		offer(a, rec, &e, IMA_KL_DIGESTS);
 		if (a->opts->keylime && e.alg &&
 		    a->opts->keylime->has_boot_aggregate)
 			check_manifest(a, rec, &e);
@@ -1414,6 +1508,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	check_sigs(a, rec, &e);
 	if (a->opts->manifest)
 		check_manifest(a, rec, &e);
+	offer(a, rec, &e, IMA_KL_DIGESTS);
 }
 
 /*
@@ -1637,6 +1732,12 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	if (a->nfailures)
 		qsort(a->failures, a->nfailures, sizeof(*a->failures),
 		      cmp_failure);
+	if (a->opts->keylime_out) {
+		keylime_offers_done(a);
+		if (a->oom && !a->error[0])
+			snprintf(a->error, sizeof(a->error),
+				 "out of memory: the audit is incomplete");
+	}
 }
 
 bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,

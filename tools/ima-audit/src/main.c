@@ -59,6 +59,8 @@ static const char usage_text[] =
 "                        digests, excludes, keyrings, ima-buf, keys)\n"
 "  --exclude REGEX       paths never judged (Python's re.match, as Keylime's\n"
 "                        excludes; repeatable): counted, still replayed\n"
+"  --write-keylime FILE  write a Keylime runtime policy of the entries the\n"
+"                        audit proved (files, keys, buffers; not the others)\n"
 "  --deny FILE           digests of revoked files (sha256sum lines, --tag\n"
 "                        lines, or a Keylime runtime policy's \"digests\"):\n"
 "                        an entry with one fails, even if signed\n"
@@ -94,7 +96,7 @@ enum {
 	OPT_JSON, OPT_QUOTE, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_NONCE,
 	OPT_QUOTE_PCRS, OPT_ALLOW_UNCOVERED, OPT_IGNORE_PCR,
 	OPT_ALLOW_UNVERIFIED_BOOT, OPT_ALLOW_SHA1, OPT_FORMAT, OPT_LIST_BANK,
-	OPT_CA, OPT_DENY, OPT_HTML, OPT_EXCLUDE,
+	OPT_CA, OPT_DENY, OPT_HTML, OPT_EXCLUDE, OPT_WRITE_KEYLIME,
 };
 
 static const struct option options[] = {
@@ -129,6 +131,7 @@ static const struct option options[] = {
 	{ "deny", required_argument, NULL, OPT_DENY },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "write-keylime", required_argument, NULL, OPT_WRITE_KEYLIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -427,6 +430,7 @@ struct cmdline {
 	struct ima_denylist *deny;
 	struct ima_excludes *excludes;
 	struct ima_keylime keylime;
+	struct ima_keylime_out *keylime_out;
 	struct ima_table table;
 	uint8_t *policy;
 };
@@ -570,6 +574,9 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 		case OPT_HTML:
 			cl->html = optarg;
 			break;
+		case OPT_WRITE_KEYLIME:
+			cl->opts.keylime_out_name = optarg;
+			break;
 		case OPT_QUOTE:
 			cl->qa.msg = optarg;
 			break;
@@ -612,6 +619,24 @@ static struct ima_excludes *excludes(struct cmdline *cl)
 		cl->excludes = ima_excludes_new();
 	cl->opts.excludes = cl->excludes;
 	return cl->excludes;
+}
+
+static int write_keylime(void *arg, FILE *out)
+{
+	const struct ima_audit *a = arg;
+
+	return ima_keylime_write(a->opts->keylime_out, a->list_alg, out);
+}
+
+/* --write-keylime: the policy, or a message and the exit code it makes */
+static int keylime_policy(const char *path, struct ima_audit *audit, int rc)
+{
+	if (ima_html_write_file(path, write_keylime, audit)) {
+		fprintf(stderr, "ima-audit: %s: cannot write the Keylime policy: %s\n",
+			path, strerror(errno));
+		return rc == IMA_EXIT_OK ? IMA_EXIT_USAGE : rc;
+	}
+	return rc;
 }
 
 /* One file input of the command line: an exit code (OK: loaded). */
@@ -768,6 +793,13 @@ static int run(struct cmdline *cl)
 
 	opts->banks = 1u << IMA_BANK_SHA1 | 1u << IMA_BANK_SHA256;
 	opts->input_name = cl->log;
+	if (opts->keylime_out_name) {
+		opts->keylime_out = cl->keylime_out = ima_keylime_out_new();
+		if (!opts->keylime_out) {
+			fprintf(stderr, "ima-audit: out of memory\n");
+			return IMA_EXIT_MALFORMED;
+		}
+	}
 	if (cl->html) {
 		opts->on_record = ima_table_record;
 		opts->record_ctx = &cl->table;
@@ -800,6 +832,14 @@ static int run(struct cmdline *cl)
 		audit.quote = &qsum;
 	}
 
+	if (opts->keylime_out && (audit.malformed || audit.io_error ||
+				  audit.oom)) {
+		fprintf(stderr, "ima-audit: %s: not written: the audit is incomplete, it proves no entry\n",
+			opts->keylime_out_name);
+		opts->keylime_out = NULL;	/* freed by cmdline_free */
+	} else if (opts->keylime_out) {
+		rc = keylime_policy(opts->keylime_out_name, &audit, rc);
+	}
 	if (audit.malformed || audit.io_error)
 		fprintf(stderr, "ima-audit: %s: %s at byte offset %llu\n",
 			cl->log, audit.malformed ? "malformed log" :
@@ -837,6 +877,7 @@ static void cmdline_free(struct cmdline *cl)
 	ima_manifest_free(cl->opts.manifest);
 	ima_keylime_free(&cl->keylime);
 	ima_excludes_free(cl->excludes);
+	ima_keylime_out_free(cl->keylime_out);
 	ima_table_free(&cl->table);
 }
 

@@ -391,6 +391,32 @@ static void text_keylime(const struct ima_audit *a, FILE *out)
 	fputc('\n', out);
 }
 
+/* --write-keylime: what went into the policy */
+static void text_keylime_out(const struct ima_audit *a, FILE *out)
+{
+	if (!a->opts->keylime_out)
+		return;
+	fputs("policy written: ", out);
+	ima_text_escape(out, a->opts->keylime_out_name,
+			strlen(a->opts->keylime_out_name));
+	fprintf(out, ": %" PRIu64 " proven entries; left out %" PRIu64 " not proven, %" PRIu64 " named in bytes a JSON string cannot hold (not UTF-8)\n",
+		a->kl_written, a->kl_unproven, a->kl_unwritable);
+}
+
+static void json_keylime_out(const struct ima_audit *a, FILE *out)
+{
+	fputs("\"keylime_written\":", out);
+	if (!a->opts->keylime_out) {
+		fputs("null,", out);
+		return;
+	}
+	fputs("{\"file\":", out);
+	json_str(out, a->opts->keylime_out_name,
+		 strlen(a->opts->keylime_out_name));
+	fprintf(out, ",\"written\":%" PRIu64 ",\"unproven\":%" PRIu64 ",\"not_utf8\":%" PRIu64 "},",
+		a->kl_written, a->kl_unproven, a->kl_unwritable);
+}
+
 /* --exclude: what was never judged */
 static void text_excluded(const struct ima_audit *a, FILE *out)
 {
@@ -511,6 +537,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	}
 	text_keylime(a, out);
 	text_excluded(a, out);
+	text_keylime_out(a, out);
 	if (a->policy_found)
 		fprintf(out, "policy:         entry %" PRIu64 ", %zu bytes%s%s\n",
 			a->policy_index, a->policy_len,
@@ -670,6 +697,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		fputs("\"manifest\":null,", out);
 	}
 	json_excluded(a, out);
+	json_keylime_out(a, out);
 	fprintf(out,
 		"\"buffers\":{\"checked\":%" PRIu64 ",\"failed\":%" PRIu64 "},",
 		a->buf_checked, a->buf_failed);

@@ -150,6 +150,11 @@ run_cases "$here/tests/reference" reference
 	"$B/forms" "$here/tests/golden" "$here/tests/redteam" \
 	"$here/tests/real" >"$B/forms.out" 2>&1
 relay "$B/forms.out" forms
+# --write-keylime: the policy holds exactly what the audit proved, and
+# reads back (tests/run-write.py builds its lists)
+"${PYTHON:-python3}" "$here/tests/run-write.py" "$B/asan/ima-audit" \
+	"$B/write" >"$B/write.out" 2>&1
+relay "$B/write.out" write
 run_cases "$here/tests/golden" tsan:golden-intent "$B/tsan/ima-audit"
 run_cases "$here/tests/redteam" tsan:redteam "$B/tsan/ima-audit"
 run_cases "$here/tests/real" tsan:real "$B/tsan/ima-audit"
