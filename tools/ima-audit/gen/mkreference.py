@@ -10,7 +10,8 @@ the case was built: which paths and digests the policy lists, which key
 signed what, and, for an exclude, whether Python's re.match (what Keylime
 calls) matches the path -- the reference implementation decides, never
 ima-audit. Policies Keylime's schema or this reader refuse are refused
-with exit 2 and the line named.
+with exit 3 (an input not of its kind) and the line named; a bad
+--exclude on the command line with exit 2.
 
 usage: mkreference.py OUT_DIR
 """
@@ -168,10 +169,10 @@ case("keylime-exclude-no-match", "an exclude \\d\\d that /tmp/f3 does not "
      fails=[("3", "manifest-path")])
 case("keylime-exclude-lookahead", "an exclude with a lookahead, which "
      "POSIX ERE cannot say: the policy is refused, never mis-matched",
-     build(), policy(excludes=["/tmp/(?!keep)"]), 2,
+     build(), policy(excludes=["/tmp/(?!keep)"]), 3,
      errhas=["excludes[0]: '/tmp/(?!keep)': byte 6: '(?!': lookaround"])
 case("keylime-exclude-backref", "an exclude with a backreference: "
-     "refused", build(), policy(excludes=[r"/(a)\1"]), 2,
+     "refused", build(), policy(excludes=[r"/(a)\1"]), 3,
      errhas=["a backreference or an octal escape"])
 NONASCII = "/tmp/caf\u00e9"
 assert excluded_by(["/tmp/caf.*"], NONASCII)
@@ -213,12 +214,12 @@ case("keylime-boot-aggregate", "the policy lists a boot_aggregate digest "
      fails=[("0", "manifest-digest")])
 
 # --- policies refused: Keylime's schema, or what a reader could read two
-# ways; exit 2, the line named
+# ways; exit 3, the line named
 L = build()
 
 
 def refused(name, reason, text, errhas):
-    case(name, reason, L, text, 2, errhas=errhas)
+    case(name, reason, L, text, 3, errhas=errhas)
 
 
 refused("keylime-bad-version", "meta.version 2: a format this reader does "
@@ -275,7 +276,7 @@ case("manifest-tag-wrong", "a --tag manifest listing another digest for "
      fails=[("2", "manifest-digest")], ext=".sums")
 case("manifest-tag-md5", "an MD5 --tag line: collision-prone, the "
      "manifest is refused (the one weak-digest rule)", build(),
-     "MD5 (/usr/bin/f1) = %s\n" % hashlib.md5(b"x").hexdigest(), 2,
+     "MD5 (/usr/bin/f1) = %s\n" % hashlib.md5(b"x").hexdigest(), 3,
      errhas=["manifest-tag-md5.sums:1: md5 digests are collision-prone"],
      ext=".sums")
 assert excluded_by([r"/tmp/f\d"], FILES[3])
@@ -284,6 +285,12 @@ case("manifest-exclude", "--exclude on the command line, with a "
      "".join("%s  %s\n" % (d.hex(), p) for i, (p, d) in MF.items()
              if i != 3), 0, extra=["--exclude", r"/tmp/f\d"],
      has=["excluded:       1 entries never judged (1 pattern(s))"],
+     ext=".sums")
+case("manifest-exclude-refused", "--exclude with a lookbehind: the command "
+     "line is refused (exit 2), never a pattern matched differently",
+     build(), "".join("%s  %s\n" % (d.hex(), p) for p, d in MF.values()), 2,
+     extra=["--exclude", "(?<=/tmp)/f3"],
+     errhas=["--exclude: '(?<=/tmp)/f3': byte 1: '(?<': lookaround"],
      ext=".sums")
 
 # --- the guest's real list (tests/real) against a policy with no digest

@@ -41,6 +41,9 @@ enum ima_exit {
 #define IMA_FAILURES_PER_CLASS 100
 #define IMA_PATH_KEEP 256
 #define IMA_REASON_MAX 1024	/* a reason, escaped, with its NUL */
+/* the text report lists a class's failures one a line up to this many;
+ * more become one line with the count and what to do (-v: all) */
+#define IMA_COLLAPSE_OVER 3
 
 struct ima_audit_opts {
 	struct ima_reader_opts reader;
@@ -56,6 +59,7 @@ struct ima_audit_opts {
 	size_t expect_policy_len;
 	const char *expect_policy_name;
 	int jobs;			/* verification threads, 0: inline */
+	bool verbose;			/* -v: every failure on its line */
 	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
 					 * 65536; 0: 65536 (fuzzers: small) */
 	/*
@@ -121,6 +125,18 @@ enum ima_fail_kind {
 	IMA_FK_GLOBAL,		/* PCR, policy */
 };
 
+/*
+ * What a failure names besides its entry and reason (the JSON report's
+ * pcr, key_id, got, expected): got is what the list holds or replays to,
+ * expected what the reference (PCR values, manifest, computation) says.
+ */
+struct ima_fail_detail {
+	int pcr;		/* -1: none */
+	bool has_keyid;
+	uint32_t keyid;
+	const char *got, *expected;	/* NULL: none; escaped when kept */
+};
+
 struct ima_failure {
 	uint64_t index;		/* IMA_NO_INDEX for global failures */
 	uint64_t offset;
@@ -130,6 +146,10 @@ struct ima_failure {
 	char *path;		/* may be NULL; at most IMA_PATH_KEEP bytes */
 	size_t path_len;	/* the path's whole length */
 	char *reason;
+	int pcr;		/* -1: none */
+	bool has_keyid;
+	uint32_t keyid;
+	char *got, *expected;	/* NULL: none */
 };
 
 enum ima_boot_status {
@@ -253,6 +273,19 @@ struct ima_audit {
 	size_t npolicies, cap_policies;
 	bool policy_found;
 	/*
+	 * The last ima_policy record after the list's last boot_aggregate,
+	 * bound or not: what the list claims, for --show-policy when nothing
+	 * attests a policy (never a verdict)
+	 */
+	uint8_t *claimed_policy;
+	size_t claimed_policy_len;
+	uint64_t claimed_policy_index;
+	uint32_t claimed_policy_pcr;
+	bool has_claimed_policy;
+	/* --expect-policy: the first rule that differs, as each side has it */
+	char *policy_got, *policy_want;
+	unsigned long policy_rule, policy_want_line;
+	/*
 	 * Policy records that may each be the last kernel's last, but differ
 	 * (or none is surely the last kernel's): what the TPM orders does not
 	 * say which is the recorded policy (policy_diff says why)
@@ -269,7 +302,7 @@ struct ima_audit {
 	uint8_t *policy;
 	size_t policy_len;
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
-	char policy_diff[200];
+	char policy_diff[600];
 
 	/* failures: all counted, the first of each class kept */
 	struct ima_failure *failures;
@@ -277,6 +310,10 @@ struct ima_audit {
 	uint64_t failure_count;
 	uint64_t class_count[IMA_FC_COUNT];	/* counted per class */
 	uint64_t class_kept[IMA_FC_COUNT];	/* kept per class */
+	uint64_t class_lo[IMA_FC_COUNT], class_hi[IMA_FC_COUNT];
+					/* their entries (hi 0, lo 0: none
+					 * or global only; see class_entries) */
+	bool class_entries[IMA_FC_COUNT];
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;
@@ -286,6 +323,9 @@ struct ima_audit {
 	unsigned int cache_slots;
 	struct hashq *hashq;	/* PCR replay on a worker thread */
 	bool hashq_shared;	/* opts->hashq: keep it running */
+
+	/* set by the command: an output it could not write (exit 2) */
+	const char *write_error;
 };
 
 /* -1 when out of memory; then a holds nothing to free. */
@@ -323,9 +363,21 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+/* The same with what it names besides (d may be NULL). */
+void ima_audit_faild(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const struct ima_fail_detail *d, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
 /* Output (report.c) */
 void ima_report_text(const struct ima_audit *a, FILE *out);
 void ima_report_json(const struct ima_audit *a, FILE *out);
+/*
+ * The one JSON object of a run that produced no report (a usage error, an
+ * input that cannot be read): tool, version, input, exit code, message.
+ */
+void ima_report_json_error(FILE *out, const char *input, int exit_code,
+			   const char *message);
 void ima_report_failures(const struct ima_audit *a, FILE *out);
 /* The text report's lines on what binds the list and every waiver. */
 void ima_report_binding(const struct ima_audit *a, FILE *out);

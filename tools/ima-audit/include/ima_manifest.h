@@ -32,6 +32,14 @@ int ima_manifest_add(struct ima_manifest *m, const char *path, size_t plen,
 int ima_manifest_check(const struct ima_manifest *m, const char *path,
 		       size_t plen, const struct ima_hash_algo *alg,
 		       const uint8_t *digest, size_t dlen);
+/*
+ * The digests listed for path, as "ALG:HEX" joined by ", " into out
+ * (outlen bytes, cut at a whole digest); of alg only, unless NULL.
+ * Returns how many are listed.
+ */
+size_t ima_manifest_listed(const struct ima_manifest *m, const char *path,
+			   size_t plen, const struct ima_hash_algo *alg,
+			   char *out, size_t outlen);
 /* A hint: starts loading what ima_manifest_check(path) will read. */
 void ima_manifest_prefetch(const struct ima_manifest *m, const char *path,
 			   size_t plen);

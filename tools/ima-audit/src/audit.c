@@ -73,7 +73,7 @@ static int class_kind(int cls)
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
-			const char *reason);
+			const struct ima_fail_detail *d, const char *reason);
 
 /*
  * A reason may quote input (a template name): it is kept escaped
@@ -81,18 +81,18 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
  */
 static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		  int kind, int cls, const char *path, size_t plen,
-		  const char *fmt, va_list ap)
-	__attribute__((format(printf, 8, 0)));
+		  const struct ima_fail_detail *d, const char *fmt, va_list ap)
+	__attribute__((format(printf, 9, 0)));
 
 static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		  int kind, int cls, const char *path, size_t plen,
-		  const char *fmt, va_list ap)
+		  const struct ima_fail_detail *d, const char *fmt, va_list ap)
 {
 	char raw[256], reason[IMA_REASON_MAX];
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	ima_escape(reason, sizeof(reason), raw, strlen(raw));
-	add_failure(a, index, offset, kind, cls, path, plen, reason);
+	add_failure(a, index, offset, kind, cls, path, plen, d, reason);
 }
 
 void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
@@ -102,7 +102,47 @@ void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(a, index, offset, class_kind(cls), cls, path, plen, fmt, ap);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, NULL, fmt,
+	      ap);
+	va_end(ap);
+}
+
+void ima_audit_faild(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const struct ima_fail_detail *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, d, fmt,
+	      ap);
+	va_end(ap);
+}
+
+/*
+ * A failure of one record: its PCR is named (unless d names one), and
+ * whatever else d holds.
+ */
+static void rfail(struct ima_audit *a, const struct ima_record *rec,
+		  const struct ima_fail_detail *d, int cls, const char *path,
+		  size_t plen, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void rfail(struct ima_audit *a, const struct ima_record *rec,
+		  const struct ima_fail_detail *d, int cls, const char *path,
+		  size_t plen, const char *fmt, ...)
+{
+	struct ima_fail_detail dd = { .pcr = (int)rec->pcr };
+	va_list ap;
+
+	if (d) {
+		dd = *d;
+		if (dd.pcr < 0)
+			dd.pcr = (int)rec->pcr;
+	}
+	va_start(ap, fmt);
+	vfail(a, rec->index, rec->offset, class_kind(cls), cls, path, plen,
+	      &dd, fmt, ap);
 	va_end(ap);
 }
 
@@ -113,13 +153,39 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, fmt, ap);
+	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, NULL, fmt,
+	      ap);
 	va_end(ap);
+}
+
+/* "ALG:HEX" of a digest, into out (IMA_DIGEST_TEXT bytes) */
+#define IMA_DIGEST_TEXT (24 + 2 * IMA_MAX_DIGEST)
+static const char *digest_text(char *out, const struct ima_hash_algo *alg,
+			       const uint8_t *d, size_t len)
+{
+	size_t n = (size_t)snprintf(out, IMA_DIGEST_TEXT, "%s:",
+				    alg ? alg->name : "?");
+
+	if (len > IMA_MAX_DIGEST)
+		len = IMA_MAX_DIGEST;
+	ima_bin2hex(d, len, out + n);
+	return out;
+}
+
+/* A detail's text, escaped as a reason is; NULL for none (or no memory) */
+static char *detail_text(const char *s)
+{
+	char buf[IMA_REASON_MAX];
+
+	if (!s)
+		return NULL;
+	ima_escape(buf, sizeof(buf), s, strlen(s));
+	return strdup(buf);
 }
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
-			const char *reason)
+			const struct ima_fail_detail *d, const char *reason)
 {
 	unsigned int keep = a->opts->failures_per_class ?
 			    a->opts->failures_per_class :
@@ -131,6 +197,13 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 	pthread_mutex_lock(&a->lock);
 	a->failure_count++;
 	a->class_count[cls]++;
+	if (index != IMA_NO_INDEX) {
+		if (!a->class_entries[cls] || index < a->class_lo[cls])
+			a->class_lo[cls] = index;
+		if (!a->class_entries[cls] || index > a->class_hi[cls])
+			a->class_hi[cls] = index;
+		a->class_entries[cls] = true;
+	}
 	if (a->class_kept[cls] >= keep)
 		goto out;	/* counted, reported as not listed */
 	if (a->nfailures == a->cap_failures) {
@@ -155,13 +228,21 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 				 IMA_PATH_KEEP) : NULL;
 	f->path_len = path ? plen : 0;
 	f->reason = strdup(reason);
-	if (f->reason && (f->path || !path)) {
+	f->pcr = d ? d->pcr : -1;
+	f->has_keyid = d && d->has_keyid;
+	f->keyid = d ? d->keyid : 0;
+	f->got = d ? detail_text(d->got) : NULL;
+	f->expected = d ? detail_text(d->expected) : NULL;
+	if (f->reason && (f->path || !path) &&
+	    (!d || ((f->got || !d->got) && (f->expected || !d->expected)))) {
 		a->nfailures++;
 		a->class_kept[cls]++;
 	} else {
 		a->oom = true;
 		free(f->path);
 		free(f->reason);
+		free(f->got);
+		free(f->expected);
 	}
 out:
 	pthread_mutex_unlock(&a->lock);
@@ -243,6 +324,8 @@ void ima_audit_free(struct ima_audit *a)
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
 		free(a->failures[i].reason);
+		free(a->failures[i].got);
+		free(a->failures[i].expected);
 	}
 	free(a->failures);
 	for (i = 0; i < a->npolicies; i++)
@@ -250,6 +333,9 @@ void ima_audit_free(struct ima_audit *a)
 	free(a->policies);
 	free(a->handovers);
 	free(a->kstarts);
+	free(a->claimed_policy);
+	free(a->policy_got);
+	free(a->policy_want);
 	a->policy = NULL;
 	free(a->cache);
 	free(a->exclude_hits);
@@ -385,7 +471,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 				   &e->dtype, &algo, &algo_len, &e->digest,
 				   &e->dlen) ||
 	    v2 != (e->dtype != IMA_DT_NONE)) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "malformed %s field (expected %sALGO, \":\", NUL, DIGEST)",
 			       ima_field_name(rec->fields[i].id),
@@ -394,7 +480,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 	e->alg = ima_hash_by_name(algo, algo_len);
 	if (!e->alg) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "unknown digest algorithm '%.*s'",
 			       (int)(algo_len > 32 ? 32 : algo_len), algo);
@@ -402,7 +488,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 check:
 	if (e->dlen != e->alg->size) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "%s digest has %u bytes, expected %u",
 			       e->alg->name, e->dlen, e->alg->size);
@@ -478,10 +564,20 @@ static void check_boot_aggregate(struct ima_audit *a,
 		return;
 	}
 	a->boot = IMA_BOOT_MISMATCH;
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BOOT_AGGREGATE, e->path,
-		       e->plen,
-		       "boot_aggregate does not match %s PCRs 0-%d",
-		       e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+	{
+		char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+		uint8_t agg[IMA_MAX_DIGEST];
+		struct ima_fail_detail d = {
+			.pcr = -1,
+			.got = digest_text(got, e->alg, e->digest, e->dlen),
+		};
+
+		if (!ima_boot_aggregate(&a->opts->pcrs, bank, agg))
+			d.expected = digest_text(want, e->alg, agg, e->dlen);
+		rfail(a, rec, &d, IMA_FC_BOOT_AGGREGATE, e->path, e->plen,
+		      "boot_aggregate does not match %s PCRs 0-%d",
+		      e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+	}
 }
 
 /*
@@ -579,7 +675,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->kexec_loads++;
 	}
 	if (ima_kexec_parse(buf->data, buf->len, v, &why)) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen, "malformed ima_kexec record: %s",
 				why);
 		return;
@@ -594,16 +690,29 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->exec_qpos = a->pcr_seen[rec->pcr] - 1;
 	}
 	if (v[2] != rec->index) {
+		char got[24], want[24];
+		struct ima_fail_detail d = { .pcr = -1, .got = got,
+					     .expected = want };
+
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v[2]);
+		snprintf(want, sizeof(want), "%llu",
+			 (unsigned long long)rec->index);
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, &d, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"it counts %llu entries, %llu precede it",
 				(unsigned long long)v[2],
 				(unsigned long long)rec->index);
 	}
 	if (v[1] != want) {
+		char got[24], exp[24];
+		struct ima_fail_detail d = { .pcr = -1, .got = got,
+					     .expected = exp };
+
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v[1]);
+		snprintf(exp, sizeof(exp), "%llu", (unsigned long long)want);
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, &d, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"it gives the list as %llu bytes, the entries before it take %llu (with the %d-byte header)",
 				(unsigned long long)v[1],
@@ -611,7 +720,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 	}
 	if (execute && v[1] > v[0]) {
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"truncated hand-over: the list (%llu bytes) does not fit the kexec segment (%llu bytes)",
 				(unsigned long long)v[1],
@@ -635,7 +744,7 @@ static void list_key(struct ima_audit *a, const struct ima_record *rec,
 	if (rc == -2)
 		a->oom = true;
 	else if (rc)
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_LIST_KEY,
+		rfail(a, rec, NULL, IMA_FC_LIST_KEY,
 				e->path, e->plen, "key refused: %s", why);
 }
 
@@ -756,6 +865,13 @@ static void check_keylime_buf(struct ima_audit *a, const struct ima_record *rec,
 	const struct ima_keylime *kl = a->opts->keylime;
 	bool key = is_certificate(buf);
 	const char *what = key ? "keyring" : "ima-buf name";
+	struct ima_manifest *table = key ? kl->keyrings : kl->bufs;
+	char got[IMA_DIGEST_TEXT], want[4 * IMA_DIGEST_TEXT];
+	struct ima_fail_detail d = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+		.expected = want,
+	};
 	int rc;
 
 	if (excluded(a, e))
@@ -765,30 +881,52 @@ static void check_keylime_buf(struct ima_audit *a, const struct ima_record *rec,
 		return;
 	}
 	a->kl_buf_checked++;
-	rc = ima_manifest_check(key ? kl->keyrings : kl->bufs, e->path,
-				e->plen, e->alg, e->digest, e->dlen);
+	rc = ima_manifest_check(table, e->path, e->plen, e->alg, e->digest,
+				e->dlen);
+	if (!ima_manifest_listed(table, e->path, e->plen, NULL, want,
+				 sizeof(want)))
+		d.expected = NULL;
 	switch (rc) {
 	case IMA_MF_MATCH:
 		a->kl_buf_match++;
 		return;
 	case IMA_MF_UNKNOWN_PATH:
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, &d,
 				IMA_FC_MANIFEST_PATH, e->path, e->plen,
 				"%s not in the Keylime policy's \"%s\"", what,
 				key ? "keyrings" : "ima-buf");
 		return;
 	case IMA_MF_WRONG_DIGEST:
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, &d,
 				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
 				"%s digest differs from the Keylime policy's \"%s\"",
 				e->alg->name, key ? "keyrings" : "ima-buf");
 		return;
 	default:
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, &d,
 				IMA_FC_MANIFEST_ALGO, e->path, e->plen,
 				"the Keylime policy's \"%s\" has no %s digest for this %s",
 				key ? "keyrings" : "ima-buf", e->alg->name, what);
 	}
+}
+
+/* The last policy record the list holds after its last boot_aggregate. */
+static void claim_policy(struct ima_audit *a, const struct ima_record *rec,
+			 const struct ima_field *buf)
+{
+	uint8_t *copy = malloc(buf->len ? buf->len : 1);
+
+	if (!copy) {
+		a->oom = true;
+		return;
+	}
+	memcpy(copy, buf->data, buf->len);
+	free(a->claimed_policy);
+	a->claimed_policy = copy;
+	a->claimed_policy_len = buf->len;
+	a->claimed_policy_index = rec->index;
+	a->claimed_policy_pcr = rec->pcr;
+	a->has_claimed_policy = true;
 }
 
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
@@ -800,7 +938,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		/* a file record relabeled with its digest field renamed */
 		a->buf_checked++;
 		a->buf_failed++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BUF_DIGEST,
+		rfail(a, rec, NULL, IMA_FC_BUF_DIGEST,
 				e->path, e->plen,
 				"no digest field for the buffer (template '%s')",
 				rec->name);
@@ -808,10 +946,18 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		a->buf_checked++;
 		if (ima_digest(e->alg, buf->data, buf->len, d) ||
 		    memcmp(d, e->digest, e->dlen)) {
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			struct ima_fail_detail fd = {
+				.pcr = -1,
+				.got = digest_text(got, e->alg, e->digest,
+						   e->dlen),
+				.expected = digest_text(want, e->alg, d,
+							e->dlen),
+			};
+
 			a->buf_failed++;
-			ima_audit_failc(a, rec->index, rec->offset,
-					IMA_FC_BUF_DIGEST, e->path, e->plen,
-				       "buffer digest does not match d-ng");
+			rfail(a, rec, &fd, IMA_FC_BUF_DIGEST, e->path, e->plen,
+			      "buffer digest does not match d-ng");
 		} else {
 			if (a->opts->listkeys && e->plen == 4 &&
 			    !memcmp(e->path, ".ima", 4))
@@ -830,6 +976,9 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		check_kexec(a, rec, e, buf, true);
 	else if (e->plen == 10 && !memcmp(e->path, "kexec_load", 10))
 		check_kexec(a, rec, e, buf, false);
+	/* what the list claims, bound or not (--show-policy without values) */
+	if (e->path && policy_name(e->path, e->plen))
+		claim_policy(a, rec, buf);
 	/* the active policy: "ima_policy" (ours before), "ima_policy_loaded" */
 	if (e->path && policy_name(e->path, e->plen) &&
 	    (a->bound & (1u << rec->pcr))) {
@@ -885,8 +1034,11 @@ static void check_list_keys(struct ima_audit *a)
 
 		if (covered(a, k->pcr, k->index))
 			continue;
-		ima_audit_failc(a, u->index, u->offset, IMA_FC_LIST_KEY,
-				u->path, u->path ? strlen(u->path) : 0,
+		struct ima_fail_detail d = { .pcr = -1, .has_keyid = true,
+					     .keyid = k->keyid };
+
+		ima_audit_faild(a, u->index, u->offset, IMA_FC_LIST_KEY,
+				u->path, u->path ? strlen(u->path) : 0, &d,
 				"verified only with the .ima key of entry %llu (key id %08x), which is not attested: %s",
 				(unsigned long long)k->index, k->keyid,
 				(a->bound & (1u << k->pcr)) ?
@@ -1072,12 +1224,12 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			pthread_mutex_unlock(&a->lock);
 			if (rc == IMA_SIG_UNSUPPORTED)
-				ima_audit_failc(a, rec->index, rec->offset,
+				rfail(a, rec, NULL,
 						IMA_FC_SIG_UNSUPPORTED, e->path, e->plen,
 					       "unsupported signature type 0x%02x version %u",
 					       h.type, h.version);
 			else
-				ima_audit_failc(a, rec->index, rec->offset,
+				rfail(a, rec, NULL,
 					       IMA_FC_SIG_MALFORMED, e->path, e->plen,
 					       "malformed signature header");
 		} else if (a->opts->listkeys &&
@@ -1113,7 +1265,7 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			a->sig.modsig_failed++;
 			pthread_mutex_unlock(&a->lock);
-			ima_audit_failc(a, rec->index, rec->offset,
+			rfail(a, rec, NULL,
 					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
 		} else if (a->opts->listkeys &&
@@ -1132,7 +1284,7 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		return;
 	a->sig.unsigned_++;
 	if (a->opts->require_signatures)
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+		rfail(a, rec, NULL, IMA_FC_UNSIGNED,
 			       e->path, e->plen, "unsigned entry");
 }
 
@@ -1160,12 +1312,23 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 {
 	int rc = ima_manifest_check(a->opts->manifest, e->path, e->plen,
 				    e->alg, e->digest, e->dlen);
+	char got[IMA_DIGEST_TEXT], want[4 * IMA_DIGEST_TEXT];
+	struct ima_fail_detail d = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+		.expected = want,
+	};
+
+	ima_manifest_listed(a->opts->manifest, e->path, e->plen, NULL, want,
+			    sizeof(want));
+	if (!want[0])
+		d.expected = NULL;
 
 	a->mf_checked++;
 	if (rc != IMA_MF_UNKNOWN_PATH && ima_hash_collision_prone(e->alg)) {
 		/* the manifest holds no such digest (its parser refuses them) */
 		a->mf_no_algo++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_ALGO,
 				e->path, e->plen,
 				"%s digest: collisions are practical, no reference can vouch for it",
 				e->alg->name);
@@ -1181,19 +1344,19 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 		return;
 	case IMA_MF_UNKNOWN_PATH:
 		a->mf_unknown++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_PATH,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_PATH,
 			       e->path, e->plen, "path not in manifest");
 		return;
 	case IMA_MF_WRONG_DIGEST:
 		a->mf_wrong++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_DIGEST,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_DIGEST,
 			       e->path, e->plen,
 			       "%s digest differs from the manifest",
 			       e->alg->name);
 		return;
 	default:
 		a->mf_no_algo++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_ALGO,
 			       e->path, e->plen,
 			       "manifest has no %s digest for this path",
 			       e->alg->name);
@@ -1240,20 +1403,20 @@ static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 	if ((v.ident & IMA_ID_POLICY) &&
 	    !(buf && e->path && policy_name(e->path, e->plen)) &&
 	    (a->bound & (1u << rec->pcr)))
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
+		rfail(a, rec, NULL, IMA_FC_POLICY,
 				e->path, e->plen,
 				"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
 				rec->name);
 	if ((v.ident & (IMA_ID_KEXEC_LOAD | IMA_ID_KEXEC_EXECUTE)) &&
 	    !(buf && e->path && kexec_name(e->path, e->plen)))
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"an ima_kexec record (%s) logged as template '%s', which hides it: renamed",
 				v.ident & IMA_ID_KEXEC_EXECUTE ? "kexec_execute" :
 				"kexec_load", rec->name);
 	if ((v.ident & IMA_ID_BOOT) &&
 	    !(e->path && e->plen == 14 && !memcmp(e->path, "boot_aggregate", 14)))
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				rec->index ? IMA_FC_KEXEC : IMA_FC_BOOT_AGGREGATE,
 				e->path, e->plen,
 				"a boot_aggregate record logged as template '%s', which hides it (a kernel boundary): renamed",
@@ -1288,11 +1451,16 @@ static void check_deny(struct ima_audit *a, const struct ima_record *rec,
 		       const struct entry_info *e)
 {
 	const struct ima_denylist *d = a->opts->deny;
+	char got[IMA_DIGEST_TEXT];
+	struct ima_fail_detail fd = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+	};
 	unsigned long line;
 
 	if (!ima_deny_has_algo(d, e->alg)) {
 		a->deny_unchecked++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENY_ALGO,
+		rfail(a, rec, &fd, IMA_FC_DENY_ALGO,
 				e->path, e->plen,
 				"%s lists no %s digest: this entry cannot be checked against it",
 				ima_deny_name(d), e->alg->name);
@@ -1303,7 +1471,7 @@ static void check_deny(struct ima_audit *a, const struct ima_record *rec,
 	if (!line)
 		return;
 	a->denied++;
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENIED, e->path,
+	rfail(a, rec, &fd, IMA_FC_DENIED, e->path,
 			e->plen, "denied: its %s digest is listed in %s (line %lu)",
 			e->alg->name, ima_deny_name(d), line);
 }
@@ -1320,7 +1488,7 @@ static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
 
 	if (a->opts->require_signatures) {
 		a->sig.unsigned_++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+		rfail(a, rec, NULL, IMA_FC_UNSIGNED,
 				e->path, e->plen,
 				"no %s field (template '%s'): no signature can be verified",
 				what, rec->name);
@@ -1330,13 +1498,13 @@ static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
 	a->mf_checked++;
 	if (!e->path) {
 		a->mf_unknown++;
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				IMA_FC_MANIFEST_PATH, NULL, 0,
 				"no file name field (template '%s'): not in the manifest",
 				rec->name);
 	} else {
 		a->mf_wrong++;
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
 				"no digest field (template '%s'): no manifest digest matches",
 				rec->name);
@@ -1393,7 +1561,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		fields_ok = get_fields(a, rec, &e);
 	} else {
 		a->unknown_templates++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNKNOWN_TEMPLATE,
+		rfail(a, rec, NULL, IMA_FC_UNKNOWN_TEMPLATE,
 			       NULL, 0, "unknown template '%s'", rec->name);
 	}
 	/* the table lookup misses the cache: start it before hashing */
@@ -1407,9 +1575,19 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		ima_digest(a->list_alg, data, len, tdig);
 		if (memcmp(tdig, rec->digest, rec->digest_len)) {
 			a->tmpl_failed++;
-			ima_audit_failc(a, rec->index, rec->offset,
-				       IMA_FC_TEMPLATE_HASH, e.path, e.plen,
-				       "template hash mismatch");
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			struct ima_fail_detail d = {
+				.pcr = -1,
+				.got = digest_text(got, a->list_alg,
+						   rec->digest,
+						   rec->digest_len),
+				.expected = digest_text(want, a->list_alg,
+							tdig,
+							rec->digest_len),
+			};
+
+			rfail(a, rec, &d, IMA_FC_TEMPLATE_HASH, e.path, e.plen,
+			      "template hash mismatch");
 		}
 	}
 	replay(a, rec, data, len, e.violation);
@@ -1417,7 +1595,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		if (a->opts->ignore_pcrs & (1u << rec->pcr))
 			a->waived_entries[rec->pcr]++;
 		else if (!a->quote_failed)
-			ima_audit_failc(a, rec->index, rec->offset,
+			rfail(a, rec, NULL,
 					IMA_FC_UNBOUND_PCR, e.path, e.plen,
 					"PCR %u is not bound: %s", rec->pcr,
 					a->opts->quote ?
@@ -1459,10 +1637,14 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 
 		a->kernels++;
 		add_kernel_start(a, rec, pending);
+		/* a policy claimed before it was another kernel's */
+		free(a->claimed_policy);
+		a->claimed_policy = NULL;
+		a->has_claimed_policy = false;
 		if (a->opts->listkeys)	/* its .ima keyring starts empty */
 			ima_listkeys_new_kernel(a->opts->listkeys);
 		if (!pending)
-			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+			rfail(a, rec, NULL, IMA_FC_KEXEC,
 					e.path, e.plen,
 					"a later kernel's boot_aggregate without a kexec_execute record before it");
 		check_boot_aggregate(a, rec, &e);
@@ -1527,6 +1709,7 @@ static void check_pcrs(struct ima_audit *a)
 	if (rp->oom)
 		a->oom = true;
 	for (p = 0; p < IMA_NR_PCRS; p++) {
+		struct ima_fail_detail pd = { .pcr = p };
 		bool all = true;
 
 		if (!(a->bound & (1u << p)) ||
@@ -1536,24 +1719,35 @@ static void check_pcrs(struct ima_audit *a)
 			if (!(v->have[b] & (1u << p)) ||
 			    !(rp->banks & (1u << b)) || rp->pcr[b][p].matched)
 				continue;
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			const struct ima_hash_algo *alg = ima_bank_algo(b);
+			struct ima_fail_detail d = {
+				.pcr = p,
+				.got = digest_text(got, alg, rp->pcr[b][p].val,
+						   alg->size),
+				.expected = digest_text(want, alg,
+							v->val[b][p],
+							alg->size),
+			};
+
 			all = false;
-			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
-					NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
+					NULL, 0, &d,
 					"PCR %d %s matches no prefix of the log",
 					p, ima_bank_name(b));
 		}
 		if (!all)
 			continue;
 		if (!rp->cover_ok[p]) {
-			ima_audit_failc(a, IMA_NO_INDEX, 0,
-					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0, &pd,
 					"PCR %d: its banks match different prefixes of the log",
 					p);
 			continue;
 		}
 		if (rp->count[p] && !rp->cover_count[p])
-			ima_audit_failc(a, IMA_NO_INDEX, 0,
-					IMA_FC_PCR_COVERS_NOTHING, NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_COVERS_NOTHING, NULL, 0, &pd,
 					"PCR %d: the value matches before any entry: it covers none of the %llu measurements",
 					p, (unsigned long long)rp->count[p]);
 		if (!rp->npending[p])
@@ -1569,9 +1763,9 @@ static void check_pcrs(struct ima_audit *a)
 					       rp->npending[p] - k);
 				break;
 			}
-			ima_audit_failc(a, rp->pending[p][k].index,
+			ima_audit_faild(a, rp->pending[p][k].index,
 					rp->pending[p][k].offset,
-					IMA_FC_UNCOVERED, NULL, 0,
+					IMA_FC_UNCOVERED, NULL, 0, &pd,
 					"PCR %d: entries %llu..%lld not covered by the %s (it covers %llu of %llu measurements)",
 					p,
 					(unsigned long long)rp->pending[p][0].index,
@@ -1600,10 +1794,184 @@ static void quote_failures(struct ima_audit *a)
 				"quote: a check failed, so no PCR value is trusted and no entry is attested");
 }
 
+/*
+ * A policy as rules, the way the kernel reads and prints them: one rule a
+ * line, its words separated by blanks, the action first and the options
+ * in any order (the kernel prints them in its own order, with a blank
+ * after each). The key of a rule: the action, then its options sorted,
+ * one blank between. Blank lines never count; comment lines ('#', which
+ * the kernel takes and never prints) only in the file (comments).
+ */
+struct policy_rule {
+	const char *line;	/* as written, without its end blanks */
+	size_t len;
+	unsigned long lineno;
+	char *key;
+};
+
+static int cmp_word(const void *x, const void *y)
+{
+	const char *const *a = x, *const *b = y;
+
+	return strcmp(*a, *b);
+}
+
+static char *rule_key(const char *p, size_t n)
+{
+	char *copy = strndup(p, n), *w[256], *save = NULL, *key, *t;
+	size_t nw = 0, i, len = 0;
+
+	if (!copy)
+		return NULL;
+	for (t = strtok_r(copy, " \t\r", &save); t;
+	     t = strtok_r(NULL, " \t\r", &save)) {
+		if (nw == 256) {
+			/* no kernel rule has so many words: compared as is */
+			free(copy);
+			return strndup(p, n);
+		}
+		w[nw++] = t;
+	}
+	if (nw > 1)
+		qsort(w + 1, nw - 1, sizeof(*w), cmp_word);
+	for (i = 0; i < nw; i++)
+		len += strlen(w[i]) + 1;
+	key = malloc(len + 1);
+	if (key) {
+		key[0] = '\0';
+		for (i = 0; i < nw; i++) {
+			if (i)
+				strcat(key, " ");
+			strcat(key, w[i]);
+		}
+	}
+	free(copy);
+	return key;
+}
+
+static int policy_rules(const uint8_t *text, size_t n, bool comments,
+			struct policy_rule **out, size_t *count)
+{
+	const char *p = (const char *)text, *end = p + n;
+	struct policy_rule *r = NULL;
+	unsigned long lineno = 0;
+	size_t cap = 0;
+
+	*count = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s = p;
+		struct policy_rule *nr;
+
+		lineno++;
+		p = nl ? nl + 1 : end;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+				 e[-1] == '\r'))
+			e--;
+		if (s == e || (comments && *s == '#'))
+			continue;
+		nr = ima_reserve(r, &cap, *count, sizeof(*r));
+		if (!nr)
+			goto oom;
+		r = nr;
+		r[*count].line = s;
+		r[*count].len = (size_t)(e - s);
+		r[*count].lineno = lineno;
+		r[*count].key = rule_key(s, (size_t)(e - s));
+		if (!r[(*count)++].key)
+			goto oom;
+	}
+	*out = r;
+	return 0;
+oom:
+	while (*count)
+		free(r[--*count].key);
+	free(r);
+	return -1;
+}
+
+static void free_rules(struct policy_rule *r, size_t n)
+{
+	while (n)
+		free(r[--n].key);
+	free(r);
+}
+
+/* A rule as text for a message: escaped, at most 160 bytes of it. */
+static char *rule_text(const struct policy_rule *r)
+{
+	char buf[4 * 160 + 8];
+
+	ima_escape(buf, sizeof(buf), r->line, r->len > 160 ? 160 : r->len);
+	if (r->len > 160)
+		strcat(buf, "...");
+	return strdup(buf);
+}
+
+/*
+ * The recorded policy against the expected file, rule by rule (above):
+ * the first rule that differs, from each side, is what the failure says.
+ */
+static void policy_compare(struct ima_audit *a, const uint8_t *want,
+			   size_t wlen)
+{
+	const char *name = a->opts->expect_policy_name;
+	struct policy_rule *got = NULL, *exp = NULL;
+	struct ima_fail_detail d = { .pcr = -1 };
+	size_t ng = 0, ne = 0, i;
+
+	if (policy_rules(a->policy, a->policy_len, false, &got, &ng) ||
+	    policy_rules(want, wlen, true, &exp, &ne)) {
+		free_rules(got, ng);
+		a->oom = true;
+		return;
+	}
+	for (i = 0; i < ng && i < ne; i++)
+		if (strcmp(got[i].key, exp[i].key))
+			break;
+	if (i == ng && i == ne) {
+		a->policy_match = 1;	/* the same rules, as printed */
+		goto out;
+	}
+	a->policy_match = 0;
+	a->policy_rule = i + 1;
+	if (i < ng)
+		a->policy_got = rule_text(&got[i]);
+	if (i < ne) {
+		a->policy_want = rule_text(&exp[i]);
+		a->policy_want_line = exp[i].lineno;
+	}
+	if (i < ng && i < ne)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "rule %zu differs: recorded '%s', %s line %lu '%s'",
+			 i + 1, a->policy_got ? a->policy_got : "",
+			 name, exp[i].lineno,
+			 a->policy_want ? a->policy_want : "");
+	else if (i < ng)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "the recorded policy has %zu rule(s) more than %s, from rule %zu: '%s'",
+			 ng - ne, name, i + 1,
+			 a->policy_got ? a->policy_got : "");
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "%s has %zu rule(s) more than the recorded policy, from its line %lu: '%s'",
+			 name, ne - ng, exp[i].lineno,
+			 a->policy_want ? a->policy_want : "");
+	d.got = a->policy_got;
+	d.expected = a->policy_want;
+	ima_audit_faild(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
+			NULL, 0, &d, "policy: %s", a->policy_diff);
+out:
+	free_rules(got, ng);
+	free_rules(exp, ne);
+}
+
 static void check_policy(struct ima_audit *a)
 {
 	const uint8_t *want = a->opts->expect_policy;
-	size_t wlen = a->opts->expect_policy_len, i, line = 1;
+	size_t wlen = a->opts->expect_policy_len;
 
 	if (!want)
 		return;
@@ -1630,25 +1998,7 @@ static void check_policy(struct ima_audit *a)
 		a->policy_match = 1;
 		return;
 	}
-	a->policy_match = 0;
-	for (i = 0; i < wlen && i < a->policy_len; i++) {
-		if (want[i] != a->policy[i])
-			break;
-		if (want[i] == '\n')
-			line++;
-	}
-	if (i == wlen || i == a->policy_len)
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "line %zu: recorded policy is %s than %s", line,
-			 a->policy_len > wlen ? "longer" : "shorter",
-			 a->opts->expect_policy_name);
-	else
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "first difference at line %zu (byte %zu) of %s",
-			 line, i, a->opts->expect_policy_name);
-	ima_audit_failc(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
-			NULL, 0,
-		       "policy: %s", a->policy_diff);
+	policy_compare(a, want, wlen);
 }
 
 static int cmp_failure(const void *pa, const void *pb)
@@ -1752,5 +2102,7 @@ int ima_audit_exit_code(const struct ima_audit *a)
 		return IMA_EXIT_MALFORMED;
 	if (a->failure_count)
 		return IMA_EXIT_FAIL;
+	if (a->write_error)
+		return IMA_EXIT_USAGE;
 	return IMA_EXIT_OK;
 }

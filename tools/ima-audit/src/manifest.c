@@ -398,3 +398,35 @@ int ima_manifest_check(const struct ima_manifest *m, const char *path,
 	}
 	return rc;
 }
+
+size_t ima_manifest_listed(const struct ima_manifest *m, const char *path,
+			   size_t plen, const struct ima_hash_algo *alg,
+			   char *out, size_t outlen)
+{
+	const struct mf_slot *s = find(m, path, plen, path_hash(path, plen));
+	size_t n = 0, used = 0;
+	int32_t i;
+
+	if (outlen)
+		out[0] = '\0';
+	if (!s->idx)
+		return 0;
+	for (i = m->paths[s->idx - 1].first; i >= 0;
+	     i = m->digests[i].next) {
+		const struct mf_digest *d = &m->digests[i];
+		const struct ima_hash_algo *da = ima_hash_by_id(d->alg);
+		size_t need;
+
+		if (!da || (alg && d->alg != alg->id))
+			continue;
+		n++;
+		need = (used ? 2 : 0) + strlen(da->name) + 1 + 2u * d->len;
+		if (used + need + 1 > outlen)
+			continue;	/* counted, not shown */
+		used += (size_t)snprintf(out + used, outlen - used, "%s%s:",
+					 used ? ", " : "", da->name);
+		ima_bin2hex(d->d, d->len, out + used);
+		used += 2u * d->len;
+	}
+	return n;
+}

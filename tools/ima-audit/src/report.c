@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ima_audit.h"
+#include "ima_html.h"
+#include "ima_version.h"
 
 static const char *const boot_status[] = {
 	[IMA_BOOT_ABSENT] = "absent",
@@ -63,6 +65,8 @@ static const char *result_name(const struct ima_audit *a)
 		return "pass";
 	case IMA_EXIT_FAIL:
 		return "fail";
+	case IMA_EXIT_USAGE:
+		return "error";		/* an output not written */
 	}
 	return "malformed";
 }
@@ -191,31 +195,64 @@ static void hex(FILE *out, const uint8_t *p, size_t len)
 	}
 }
 
+/* "FAIL: entry N @OFFSET: PATH: " (or "FAIL: "), then the reason */
+static void failure_line(const struct ima_failure *f, FILE *out)
+{
+	if (f->index != IMA_NO_INDEX)
+		fprintf(out, "entry %" PRIu64 " @%" PRIu64 ": ", f->index,
+			f->offset);
+	if (f->path) {
+		size_t kept = strlen(f->path);
+
+		ima_text_escape(out, f->path, kept);
+		if (f->path_len > kept)
+			fprintf(out, "...(%zu bytes)", f->path_len);
+		fputs(": ", out);
+	}
+	fputs(f->reason, out);
+}
+
+/*
+ * Every failure, one line each (-v), or: a class with more than
+ * IMA_COLLAPSE_OVER failures as one line, at its first failure, with
+ * the count, the entries, the first one and what to do.
+ */
 void ima_report_failures(const struct ima_audit *a, FILE *out)
 {
+	bool shown[IMA_FC_COUNT] = { false };
+	bool verbose = a->opts->verbose;
 	size_t i;
 	int c;
 
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
+		uint64_t n = a->class_count[f->cls];
+		const char *fix = ima_fail_class_advice(f->cls);
 
-		if (f->index == IMA_NO_INDEX)
+		if (verbose || n <= IMA_COLLAPSE_OVER) {
 			fputs("FAIL: ", out);
-		else
-			fprintf(out, "FAIL: entry %" PRIu64 " @%" PRIu64 ": ",
-				f->index, f->offset);
-		if (f->path) {
-			size_t kept = strlen(f->path);
-
-			ima_text_escape(out, f->path, kept);
-			if (f->path_len > kept)
-				fprintf(out, "...(%zu bytes)", f->path_len);
-			fputs(": ", out);
+			failure_line(f, out);
+			fputc('\n', out);
+			continue;
 		}
-		fprintf(out, "%s\n", f->reason);
+		if (shown[f->cls])
+			continue;
+		shown[f->cls] = true;
+		fprintf(out, "FAIL: %" PRIu64 " %s failures (", n,
+			ima_fail_class_name(f->cls));
+		if (a->class_entries[f->cls])
+			fprintf(out, "entries %" PRIu64 "..%" PRIu64 "; ",
+				a->class_lo[f->cls], a->class_hi[f->cls]);
+		fputs("-v lists each); the first: ", out);
+		failure_line(f, out);
+		if (fix)
+			fprintf(out, ". To fix: %s", fix);
+		fputc('\n', out);
 	}
 	for (c = 0; c < IMA_FC_COUNT; c++)
-		if (a->class_count[c] > a->class_kept[c])
+		if (a->class_count[c] > a->class_kept[c] &&
+		    (verbose || a->class_count[c] <= IMA_COLLAPSE_OVER ||
+		     !a->class_kept[c]))
 			fprintf(out, "FAIL: ... %" PRIu64 " more %s failures not listed\n",
 				a->class_count[c] - a->class_kept[c],
 				ima_fail_class_name(c));
@@ -625,12 +662,41 @@ static void json_pcrs(const struct ima_audit *a, FILE *out)
 	fputs("],", out);
 }
 
+static void json_str_or_null(FILE *out, const char *s)
+{
+	if (s)
+		json_str(out, s, strlen(s));
+	else
+		fputs("null", out);
+}
+
+/* What a failure names besides its entry: its PCR, key id, got/expected. */
+static void json_detail(FILE *out, const struct ima_failure *f)
+{
+	fputs(",\"pcr\":", out);
+	if (f->pcr >= 0)
+		fprintf(out, "%d", f->pcr);
+	else
+		fputs("null", out);
+	fputs(",\"key_id\":", out);
+	if (f->has_keyid)
+		fprintf(out, "\"%08x\"", f->keyid);
+	else
+		fputs("null", out);
+	fputs(",\"got\":", out);
+	json_str_or_null(out, f->got);
+	fputs(",\"expected\":", out);
+	json_str_or_null(out, f->expected);
+}
+
 void ima_report_json(const struct ima_audit *a, FILE *out)
 {
 	size_t i;
 	int t;
 
-	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
+	fputs("{\"tool\":\"ima-audit\",\"version\":\"" IMA_AUDIT_VERSION "\",\"input\":{\"name\":", out);
+	json_str_or_null(out, a->opts->input_name);
+	fprintf(out, ",\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
 		a->bytes, order_name(a->order),
 		a->format == IMA_FMT_ASCII ? "ascii" : "binary",
 		a->list_alg ? a->list_alg->name : "sha1");
@@ -710,6 +776,16 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		if (a->policy_match == 0) {
 			fputs(",\"difference\":", out);
 			json_str(out, a->policy_diff, strlen(a->policy_diff));
+			fprintf(out, ",\"rule\":%lu,\"recorded_rule\":",
+				a->policy_rule);
+			json_str_or_null(out, a->policy_got);
+			fputs(",\"expected_rule\":", out);
+			json_str_or_null(out, a->policy_want);
+			fputs(",\"expected_line\":", out);
+			if (a->policy_want)
+				fprintf(out, "%lu", a->policy_want_line);
+			else
+				fputs("null", out);
 		}
 		fputs("},", out);
 	} else {
@@ -761,6 +837,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		fprintf(out, ",\"class\":\"%s\",\"reason\":",
 			ima_fail_class_name(f->cls));
 		json_str(out, f->reason, strlen(f->reason));
+		json_detail(out, f);
 		fputc('}', out);
 	}
 	fputs("],\"failures_not_listed\":{", out);
@@ -779,6 +856,18 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\"write_error\":", out);
+	json_str_or_null(out, a->write_error);
 	fprintf(out, ",\"result\":\"%s\",\"exit_code\":%d}\n",
 		result_name(a), ima_audit_exit_code(a));
+}
+
+void ima_report_json_error(FILE *out, const char *input, int exit_code,
+			   const char *message)
+{
+	fputs("{\"tool\":\"ima-audit\",\"version\":\"" IMA_AUDIT_VERSION "\",\"input\":{\"name\":", out);
+	json_str_or_null(out, input);
+	fputs("},\"result\":\"error\",\"error\":{\"message\":", out);
+	json_str_or_null(out, message);
+	fprintf(out, "},\"exit_code\":%d}\n", exit_code);
 }

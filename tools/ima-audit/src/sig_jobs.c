@@ -14,6 +14,7 @@ struct sig_job {
 	struct ima_audit *a;
 	enum audit_sig_kind kind;
 	uint64_t index, offset;
+	uint32_t pcr;
 	const struct ima_hash_algo *alg;
 	uint8_t digest[IMA_MAX_DIGEST];
 	uint32_t dlen;
@@ -75,6 +76,8 @@ static void report_result(struct sig_job *j, int rc, bool cached,
 	struct ima_audit *a = j->a;
 	bool modsig = j->kind == AUDIT_SIG_MODSIG;
 	const char *what = modsig ? "modsig" : "signature";
+	struct ima_fail_detail d = { .pcr = (int)j->pcr, .has_keyid = !modsig,
+				     .keyid = j->hdr.keyid };
 
 	pthread_mutex_lock(&a->lock);
 	if (cached)
@@ -97,55 +100,55 @@ static void report_result(struct sig_job *j, int rc, bool cached,
 		break;
 	case IMA_SIG_BAD:
 		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
-				       plen, "modsig: bad signature");
+			ima_audit_faild(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
+				       plen, &d, "modsig: bad signature");
 		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
-				       plen,
+			ima_audit_faild(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
+				       plen, &d,
 				       "bad signature (key id %08x)",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_UNKNOWN_KEY:
 		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
-				       plen,
+			ima_audit_faild(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
+				       plen, &d,
 				       "modsig: signer certificate not among the keys");
 		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
-				       plen, "unknown key id %08x",
+			ima_audit_faild(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
+				       plen, &d, "unknown key id %08x",
 				       j->hdr.keyid);
 		break;
 	case IMA_SIG_ALGO_MISMATCH:
 		if (modsig) {
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
-				       plen,
+			ima_audit_faild(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
+				       plen, &d,
 				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
 				       j->alg->name);
 		} else {
 			const struct ima_hash_algo *h =
 				ima_hash_by_id(j->hdr.hash_algo);
 
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
-				       plen,
+			ima_audit_faild(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
+				       plen, &d,
 				       "signature hash %s does not match d-ng %s",
 				       h ? h->name : "unknown", j->alg->name);
 		}
 		break;
 	case IMA_SIG_MALFORMED:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_MALFORMED, path, plen,
+		ima_audit_faild(a, j->index, j->offset,
+				IMA_FC_SIG_MALFORMED, path, plen, &d,
 			       "%s: malformed %s", what,
 			       modsig ? "PKCS#7 message" : "signature header");
 		break;
 	case IMA_SIG_WEAK_DIGEST:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO,
-				j->path, j->plen,
+		ima_audit_faild(a, j->index, j->offset, IMA_FC_SIG_ALGO,
+				path, plen, &d,
 				"%s%s digest: collisions are practical, so its signature attests nothing",
 				modsig ? "modsig: " : "", j->alg->name);
 		break;
 	case IMA_SIG_TYPE_MISMATCH:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_TYPE,
-				j->path, j->plen,
+		ima_audit_faild(a, j->index, j->offset, IMA_FC_SIG_TYPE,
+				path, plen, &d,
 				"%s signature (type 0x%02x) over %s digest: the kernel refuses it",
 				j->hdr.type == IMA_VERITY_DIGSIG ? "an fs-verity" :
 				"a file-hash", j->hdr.type,
@@ -153,8 +156,8 @@ static void report_result(struct sig_job *j, int rc, bool cached,
 				"a file-hash");
 		break;
 	default:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_UNSUPPORTED, path, plen,
+		ima_audit_faild(a, j->index, j->offset,
+				IMA_FC_SIG_UNSUPPORTED, path, plen, &d,
 			       "%s: unsupported algorithm or key type (%s)",
 			       what, j->alg->name);
 		break;
@@ -173,7 +176,7 @@ void audit_sigs_report(struct ima_audit *a, const struct ima_record *rec,
 		       size_t plen)
 {
 	struct sig_job j = { .a = a, .kind = kind, .index = rec->index,
-			     .offset = rec->offset, .alg = alg,
+			     .offset = rec->offset, .pcr = rec->pcr, .alg = alg,
 			     .dtype = dtype };
 
 	if (h)
@@ -286,6 +289,7 @@ void audit_sigs_submit(struct ima_audit *a, const struct ima_record *rec,
 	j->kind = kind;
 	j->index = rec->index;
 	j->offset = rec->offset;
+	j->pcr = rec->pcr;
 	j->alg = alg;
 	j->dtype = dtype;
 	memcpy(j->digest, digest, dlen);

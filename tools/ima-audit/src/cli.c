@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Mistyped options (ima_cli.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ima_cli.h"
+
+/* arg without its leading dashes and any "=value": its length */
+static size_t bare(const char **arg)
+{
+	const char *eq;
+
+	while (**arg == '-')
+		(*arg)++;
+	eq = strchr(*arg, '=');
+	return eq ? (size_t)(eq - *arg) : strlen(*arg);
+}
+
+/* Optimal string alignment distance, capped at cap + 1. */
+static size_t distance(const char *a, size_t n, const char *b, size_t m,
+		       size_t cap)
+{
+	size_t d[3][64], i, j;
+
+	if (n >= 63 || m >= 63)
+		return cap + 1;
+	for (j = 0; j <= m; j++)
+		d[0][j] = j;
+	for (i = 1; i <= n; i++) {
+		size_t *cur = d[i % 3], *prev = d[(i - 1) % 3],
+		       *pp = d[(i + 1) % 3], best = cap + 1;
+
+		cur[0] = i;
+		for (j = 1; j <= m; j++) {
+			size_t c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < c)
+				c = prev[j] + 1;
+			if (cur[j - 1] + 1 < c)
+				c = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < c)
+				c = pp[j - 2] + 1;
+			cur[j] = c;
+			if (c < best)
+				best = c;
+		}
+		if (best > cap)
+			return cap + 1;
+	}
+	return d[n % 3][m];
+}
+
+const char *ima_cli_suggest(const struct option *opts, const char *arg)
+{
+	size_t n = bare(&arg), bestd = 3, d;
+	const char *best = NULL;
+
+	for (; opts->name; opts++) {
+		size_t m = strlen(opts->name);
+
+		d = distance(arg, n, opts->name, m, 2);
+		if (d < bestd && 3 * d <= m) {
+			bestd = d;
+			best = opts->name;
+		}
+	}
+	return best;
+}
+
+int ima_cli_prefixes(const struct option *opts, const char *arg, char *buf,
+		     size_t len)
+{
+	size_t n = bare(&arg), used = 0;
+	int count = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (; opts->name; opts++) {
+		if (strncmp(opts->name, arg, n))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s--%s", count ? ", " : "",
+						 opts->name);
+		count++;
+	}
+	return count;
+}
+
+const char *ima_cli_name(const struct option *opts, int val)
+{
+	for (; opts->name; opts++)
+		if (opts->val == val)
+			return opts->name;
+	return NULL;
+}
