@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ima_deny.h"
 #include "ima_pcr.h"
@@ -204,6 +205,77 @@ const uint8_t *att_msg_get(const struct att_msg *m, const char *key,
 			   size_t *len);
 void att_msg_free(struct att_msg *m);
 
+/*
+ * The channel itself (channel.c): a unix socket, QEMU's end of the guest's
+ * virtio-serial port. att_chan_open connects, retrying while the socket
+ * is not there yet, until timeout seconds have passed; every receive waits
+ * at most until that same deadline. 0, or -1 with errno.
+ */
+struct att_chan {
+	int fd;
+	time_t deadline;
+	char *buf;
+	size_t have;
+};
+
+int att_chan_open(struct att_chan *c, const char *path, int timeout);
+/* VERB key=HEX(value) ... as one line; 0, or -1 */
+int att_chan_send(struct att_chan *c, const char *verb, const char **keys,
+		  const uint8_t **vals, const size_t *lens, int n);
+/* The next line into m (att_msg_parse); 0, or -1 with err */
+int att_chan_recv(struct att_chan *c, struct att_msg *m, char *err,
+		  size_t errlen);
+void att_chan_close(struct att_chan *c);
+
+/* --- inputs (input.c) -------------------------------------------------- */
+#define ATT_QUOTE_FILE_MAX	(1u << 16)
+#define ATT_NONCE_MAX		64
+
+/* The whole file, at most max bytes (EFBIG beyond); NULL with errno. */
+uint8_t *att_slurp(const char *path, size_t max, size_t *len);
+/* A nonce in hex: 1 to max bytes, every digit a pair; 0, or -1. */
+int att_nonce_parse(const char *hex, uint8_t *out, size_t max, size_t *len);
+
+/* The quote a verifier is handed and the nonce it chose. */
+struct att_quote_files {
+	uint8_t *msg, *sig, *vals;	/* tpm2_quote -m, -s, -o -F values */
+	size_t msg_len, sig_len, vals_len;
+	uint8_t nonce[ATT_NONCE_MAX];
+	size_t nonce_len;
+};
+
+/*
+ * The nonce (hex) and the three files, read whole (ATT_QUOTE_FILE_MAX
+ * each); 0, or -1 with err naming what could not be read.
+ */
+int att_quote_files_load(struct att_quote_files *f, const char *msg,
+			 const char *sig, const char *pcrs,
+			 const char *nonce_hex, char *err, size_t errlen);
+void att_quote_files_free(struct att_quote_files *f);
+
+struct ima_quote_check;
+struct att_enrollment;
+
+/*
+ * The quote checked with the AK of the enrollment in dir, when it is
+ * trusted (att_enrollment_check, the one rule): signature by that AK,
+ * extraData the nonce, pcrDigest the quoted values. qc is filled (qc->ak
+ * the AK when enrolled: att_pkey_free it; qc->pcrs the quoted values when
+ * true), rec as read; each failure a reason in rs. True when the quote is
+ * proven.
+ */
+bool att_quote_check(struct ima_quote_check *qc,
+		     const struct att_quote_files *f, const char *dir,
+		     struct att_enrollment *rec, struct att_reasons *rs);
+
+/*
+ * The sha256 boot_aggregate of a binary list's first entry, read from the
+ * record's data (ima_data_view) and not its template name; 0, or -1 with
+ * err.
+ */
+int att_list_aggregate(const char *path, uint8_t *out, char *err,
+		       size_t errlen);
+
 /* --- files the verifier writes and later trusts (store.c) ------------- */
 
 /*
@@ -334,6 +406,20 @@ enum att_enrolled {
 int att_enrollment_check(const char *dir, const char *boot,
 			 struct att_enrollment *rec, void **ak,
 			 struct att_reasons *rs);
+
+/*
+ * What an enrollment writes into the directory (dirfd, opened with
+ * att_dir_open): the AK's files once it is trusted (ak.pem for ima-audit
+ * --ak-pub and tpm2-tools, ak.pub its TPMT_PUBLIC, ak.name), and, last,
+ * the record of what e proved (boot: ID or NULL; the EK certificate's
+ * bytes, named by digest when the TPM identity is proven). 0, or -1 with
+ * err.
+ */
+int att_ak_save(int dirfd, const char *dir, const struct att_enroll *e,
+		char *err, size_t errlen);
+int att_enrollment_save(int dirfd, const char *dir, const struct att_enroll *e,
+			const char *boot, const uint8_t *ekcert,
+			size_t ekcert_len, char *err, size_t errlen);
 
 /* --- polling: the list verified incrementally, round by round --------- */
 #define ATT_POLL_PCR		10

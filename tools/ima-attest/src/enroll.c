@@ -452,3 +452,84 @@ out:
 	close(fd);
 	return status;
 }
+
+/* --- what an enrollment writes: the AK's files, then the record ------ */
+
+int att_ak_save(int dirfd, const char *dir, const struct att_enroll *e,
+		char *err, size_t errlen)
+{
+	void *pk = att_public_pkey(&e->ak, err, errlen);
+	BIO *bio = pk ? BIO_new(BIO_s_mem()) : NULL;
+	char *pem;
+	long n;
+	int rc = -1;
+
+	if (!bio || !PEM_write_bio_PUBKEY(bio, pk) ||
+	    (n = BIO_get_mem_data(bio, &pem)) <= 0) {
+		if (pk)
+			snprintf(err, errlen, "cannot encode the AK as PEM");
+		goto out;
+	}
+	rc = att_file_write(dirfd, dir, "ak.pem", pem, (size_t)n, err, errlen) ||
+	     att_file_write(dirfd, dir, "ak.name", e->ak_name, e->ak_name_len,
+			    err, errlen) ||
+	     att_file_write(dirfd, dir, "ak.pub", e->ak.area, e->ak.area_len,
+			    err, errlen) ? -1 : 0;
+out:
+	BIO_free(bio);
+	att_pkey_free(pk);
+	return rc;
+}
+
+/* sha256 of a file's bytes (the manufacturer CA); 0, or -1 */
+static int file_sha256(const char *path, uint8_t *d)
+{
+	size_t n;
+	uint8_t *p = att_slurp(path, 64u << 20, &n);
+	int rc;
+
+	if (!p)
+		return -1;
+	rc = ima_digest(ima_hash_by_name("sha256", 6), p, n, d);
+	free(p);
+	return rc;
+}
+
+int att_enrollment_save(int dirfd, const char *dir, const struct att_enroll *e,
+			const char *boot, const uint8_t *ekcert,
+			size_t ekcert_len, char *err, size_t errlen)
+{
+	struct att_enrollment rec = { 0 };
+	char text[ATT_RECORD_MAX];
+	size_t n;
+	int nl;
+
+	snprintf(rec.boot, sizeof(rec.boot), "%s", boot ? boot : "-");
+	rec.tpm_identity = e->tpm_identity;
+	rec.ak_binding = e->ak_binding;
+	if (e->tpm_identity == ATT_PROVEN) {
+		rec.have_ca = !file_sha256(e->ca_file, rec.ca_sha256);
+		rec.have_ekcert = ekcert &&
+			!ima_digest(ima_hash_by_name("sha256", 6), ekcert,
+				    ekcert_len, rec.ekcert_sha256);
+		nl = att_public_name(&e->ek, rec.ek_name, sizeof(rec.ek_name));
+		rec.ek_name_len = nl > 0 ? (size_t)nl : 0;
+		if (!rec.have_ca || !rec.have_ekcert || !rec.ek_name_len) {
+			snprintf(err, errlen, "cannot name the EK that was proven");
+			return -1;
+		}
+	}
+	if (e->ak_binding == ATT_PROVEN) {
+		memcpy(rec.ak_name, e->ak_name, e->ak_name_len);
+		rec.ak_name_len = e->ak_name_len;
+	}
+	rec.trusted = e->activated && e->tpm_identity == ATT_PROVEN &&
+		      e->ak_binding == ATT_PROVEN;
+	rec.rs = e->rs;
+	n = att_enrollment_format(&rec, text, sizeof(text));
+	if (!n) {
+		snprintf(err, errlen, "the enrollment record does not fit");
+		return -1;
+	}
+	return att_file_write(dirfd, dir, ATT_RECORD, text, n, err, errlen);
+}
