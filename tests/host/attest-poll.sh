@@ -292,6 +292,19 @@ poll "$tmp/a-renamed" "$(start_of 80)"
 expect "the unsigned program's record renamed ima-buf (template hash and PCR 10 unchanged): refused" 1 \
 	'entry 80 \(/tmp/evil\): unsigned: a file the verifier does not know'
 state_is "after the renamed record the state is still at entry 80" 80
+# more failures than the 8 reasons kept before: 12 more unsigned programs
+# run after entry 80, each its own reason (before, 8 printed, 5 unsaid)
+: >"$tmp/many.ima"
+for i in $(seq 1 12); do
+	python3 "$here/ima_list.py" unsigned "/tmp/evil-$i" "$tmp/evil-$i.ima"
+	extend_record "$tmp/evil-$i.ima"
+	cat "$tmp/evil-$i.ima" >>"$tmp/many.ima"
+done
+quote "$tmp/a-many"
+cat "$tmp/evil.ima" "$tmp/many.ima" >"$tmp/a-many/entries"
+poll "$tmp/a-many" "$(start_of 80)"
+tap_is "13 unsigned programs (entries 80-92): refused, each one a reason of its own" \
+	"$rc $(grep -cE '^reason: entry (8[0-9]|9[0-2]) \(/tmp/evil(-[0-9]+)?\): unsigned' <<<"$out")" "1 13"
 # the clock: a state whose last quote was later than this one
 cp "$tmp/state" "$tmp/state.good"
 sed -i 's/^clock .*/clock 99999999999/' "$tmp/state"

@@ -48,7 +48,7 @@ int cmd_enroll(int argc, char **argv)
 	char err[ATT_REASON_LEN], werr[ATT_REASON_LEN];
 	uint8_t cred[1024], *ekcert = NULL;
 	size_t ekcert_len = 0, i;
-	int timeout = 600, opt, rc = 2, dirfd;
+	int timeout = 600, opt, rc = 2, dirfd, ecls = ATT_FC_CHANNEL;
 	long n;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -94,6 +94,7 @@ int cmd_enroll(int argc, char **argv)
 	if (att_chan_recv(&c, &m, err, sizeof(err)))
 		goto io;
 	n = att_enroll_request(&e, &m, cred, sizeof(cred), err, sizeof(err));
+	ecls = IMA_FC_GENERIC;
 	if (n < 0)
 		goto io;
 	{
@@ -115,6 +116,7 @@ int cmd_enroll(int argc, char **argv)
 		const uint8_t *val[] = { cred };
 		size_t len[] = { (size_t)n };
 
+		ecls = ATT_FC_CHANNEL;
 		if (att_chan_send(&c, "CHALLENGE", k, val, len, 1)) {
 			snprintf(err, sizeof(err), "cannot write to the channel");
 			goto io;
@@ -128,6 +130,7 @@ int cmd_enroll(int argc, char **argv)
 				      ekcert_len, werr, sizeof(werr))) ||
 	    (e.activated && att_ak_save(dirfd, out, &e, werr, sizeof(werr)))) {
 		snprintf(err, sizeof(err), "%s", werr);
+		ecls = ATT_FC_IO;
 		goto io;
 	}
 	rc = e.activated ? 0 : 1;
@@ -141,7 +144,7 @@ int cmd_enroll(int argc, char **argv)
 	}
 	goto record;
 io:
-	att_reason(&e.rs, "%s", err);
+	att_reason(&e.rs, ecls, "%s", err);
 	fprintf(stderr, "ima-attest: enroll: %s\n", err);
 	e.activated = false;
 	if (e.ak_binding == ATT_PROVEN)
@@ -161,6 +164,7 @@ record:
 	       "PASS (EK certified, AK bound by credential activation)");
 	close(dirfd);
 	att_chan_close(&c);
+	att_reasons_free(&e.rs);
 	free(ekcert);
 	return rc;
 }

@@ -64,6 +64,8 @@ int cmd_enrolled(int argc, char **argv)
 	for (i = 0; i < rs.n; i++)
 		printf("reason: %s\n", rs.r[i]);
 	ima_bin2hex(rec.ak_name, rec.ak_name_len, h);
+	att_reasons_free(&rs);
+	att_enrollment_free(&rec);
 	switch (st) {
 	case ATT_ENROLLED:
 		printf("enrollment: trusted (boot %s, AK name %s)\n", rec.boot, h);

@@ -51,7 +51,7 @@ int cmd_poll(int argc, char **argv)
 	struct att_poll_round r = { 0 };
 	struct ima_keyring kr = { 0 };
 	struct att_poll_state st;
-	struct att_enrollment rec;
+	struct att_enrollment rec = { 0 };
 	char err[ATT_REASON_LEN], *end;
 	int opt, rc = 2, ls;
 	bool first, quote_ok;
@@ -118,7 +118,7 @@ int cmd_poll(int argc, char **argv)
 	/* the state is of one enrolled AK: a new enrollment starts anew */
 	if (qc.ak && ls == 0 && (st.ak_name_len != rec.ak_name_len ||
 				 memcmp(st.ak_name, rec.ak_name, rec.ak_name_len))) {
-		att_reason(&r.rs, "the state %s is of another enrolled AK: remove it to start from entry 0",
+		att_reason(&r.rs, ATT_FC_STATE, "the state %s is of another enrolled AK: remove it to start from entry 0",
 			   statef);
 		goto verdict;
 	}
@@ -166,6 +166,8 @@ verdict:
 	       (unsigned long long)st.next_offset);
 	rc = 0;
 out:
+	att_reasons_free(&r.rs);
+	att_enrollment_free(&rec);
 	ima_verifier_free(r.verifier);
 	ima_deny_free(deny);
 	ima_keyring_free(&kr);

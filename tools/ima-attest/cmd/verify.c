@@ -51,7 +51,7 @@ int cmd_verify(int argc, char **argv)
 	struct att_quote_files qf = { 0 };
 	struct ima_quote_check qc = { 0 };
 	struct att_reasons rs = { 0 };
-	struct att_enrollment rec;
+	struct att_enrollment rec = { 0 };
 	struct ima_pcr_values rv;
 	char err[256], hx[65];
 	struct att_evlog *ev = NULL;
@@ -93,11 +93,11 @@ int cmd_verify(int argc, char **argv)
 		goto out;
 	}
 	if (!log) {
-		att_reason(&rs, "firmware event log %s: %s", logf, strerror(errno));
+		att_reason(&rs, ATT_FC_EVLOG, "firmware event log %s: %s", logf, strerror(errno));
 		ev_error = rs.r[rs.n - 1];
 	} else if (att_evlog_replay(ev, log, log_len, err, sizeof(err))) {
 		ev_error = err;
-		att_reason(&rs, "firmware event log does not parse: %s (record at byte %llu)",
+		att_reason(&rs, ATT_FC_EVLOG, "firmware event log does not parse: %s (record at byte %llu)",
 			   err, (unsigned long long)ev->err_offset);
 	} else {
 		printf("firmware event log: %s%u events, banks",
@@ -107,13 +107,13 @@ int cmd_verify(int argc, char **argv)
 			printf(" %s", att_evlog_bank_name(ev, i, hx, sizeof(hx)));
 		printf(", PCRs extended 0x%06x\n", ev->touched);
 		if (!quote_ok) {
-			att_reason(&rs, "firmware event log not compared: the quote is not trusted");
+			att_reason(&rs, IMA_FC_QUOTE_UNATTESTED, "firmware event log not compared: the quote is not trusted");
 		} else if (!att_evlog_compare(ev, &qc.pcrs, 0x3ff, &rs)) {
 			printf("firmware event log replays to the quoted PCRs 0-9: PASS\n");
 			proven[nproven++] = "firmware event log replays to the quoted PCRs 0-9: PASS";
 			att_evlog_values(ev, &rv);
 			if (ima_boot_aggregate(&rv, IMA_BANK_SHA256, agg)) {
-				att_reason(&rs, "no sha256 bank to derive boot_aggregate");
+				att_reason(&rs, IMA_FC_BOOT_UNVERIFIED, "no sha256 bank to derive boot_aggregate");
 			} else {
 				have_agg = true;
 				ima_bin2hex(agg, 32, hx);
@@ -124,9 +124,9 @@ int cmd_verify(int argc, char **argv)
 					def = ima_boot_aggregate_match(&rv, IMA_BANK_SHA256,
 								       want, 32);
 				if (listf && !have_want)
-					att_reason(&rs, "boot_aggregate: %s", err);
+					att_reason(&rs, IMA_FC_BOOT_AGGREGATE, "boot_aggregate: %s", err);
 				else if (listf && def <= IMA_BOOT_DEF_NONE)
-					att_reason(&rs, "boot_aggregate of the list is not the one derived from the firmware log");
+					att_reason(&rs, IMA_FC_BOOT_AGGREGATE, "boot_aggregate of the list is not the one derived from the firmware log");
 				else if (listf)
 					printf("boot_aggregate: matches the list's first entry%s\n",
 					       def == IMA_BOOT_DEF_PRE_5_8 ?
@@ -158,6 +158,8 @@ int cmd_verify(int argc, char **argv)
 		}
 	}
 out:
+	att_reasons_free(&rs);
+	att_enrollment_free(&rec);
 	att_pkey_free(qc.ak);
 	att_quote_files_free(&qf);
 	free(ev);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "att_verdict.h"
 #include "ima_deny.h"
 #include "ima_pcr.h"
 
@@ -50,16 +51,31 @@
 #define ATT_MAX_RSA		512	/* TPM2B_PUBLIC_KEY_RSA */
 #define ATT_MAX_DIGEST		64
 #define ATT_MAX_NAME		(2 + ATT_MAX_DIGEST)
-#define ATT_MAX_REASONS		8
-#define ATT_REASON_LEN		400	/* escaped, with the NUL */
+#define ATT_REASON_LEN		400	/* one reason, escaped, with the NUL */
 
+/*
+ * Every failure a verdict found (reasons.c): r[i], escaped (printable,
+ * one line), of class cls[i] (att_verdict.h). There is no limit on their
+ * number; n > 0 means the verdict failed. Without memory for one more,
+ * the first still takes a place of its own (n stays > 0) and later ones
+ * are counted in lost. { 0 } is an empty list; att_reasons_free it.
+ */
 struct att_reasons {
-	int n;
-	char r[ATT_MAX_REASONS][ATT_REASON_LEN];
+	int n, cap;
+	char **r;
+	int *cls;
+	unsigned long lost;
+	bool oom;
 };
 
-void att_reason(struct att_reasons *rs, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void att_reason(struct att_reasons *rs, int cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* text as it is: escaped already (a record's reason, read back) */
+void att_reason_text(struct att_reasons *rs, int cls, const char *text);
+/* from's reasons after to's, each with prefix; the number added */
+int att_reasons_append(struct att_reasons *to, const struct att_reasons *from,
+		       const char *prefix);
+void att_reasons_free(struct att_reasons *rs);
 
 /* TPMT_PUBLIC of an RSA key (the only type supported) */
 struct att_public {
@@ -380,9 +396,13 @@ bool att_boot_id_ok(const char *id);
 /* The record as text into out; its length, 0 if it does not fit. */
 size_t att_enrollment_format(const struct att_enrollment *rec, char *out,
 			     size_t outlen);
-/* Read a record, every line as above in that order; 0, or -1 with err. */
+/*
+ * Read a record, every line as above in that order; 0, or -1 with err.
+ * Its reasons are kept in rec->rs: att_enrollment_free.
+ */
 int att_enrollment_parse(struct att_enrollment *rec, const char *text,
 			 size_t len, char *err, size_t errlen);
+void att_enrollment_free(struct att_enrollment *rec);
 
 enum att_enrolled {
 	ATT_ENROLLED,		/* trusted, and every file checks */
@@ -400,8 +420,9 @@ enum att_enrolled {
  * ak-name, with the attributes of a restricted TPM signing key
  * (att_ak_check), DIR/ak.pem that same key, DIR/ek-cert.der of digest
  * ek-certificate-sha256. Never a line's prefix. Returns enum
- * att_enrolled, *rec as read, and why in rs; when ATT_ENROLLED and ak is
- * not NULL, *ak the AK (EVP_PKEY *, from ak.pub; att_pkey_free).
+ * att_enrolled, *rec as read (att_enrollment_free), and why in rs; when
+ * ATT_ENROLLED and ak is not NULL, *ak the AK (EVP_PKEY *, from ak.pub;
+ * att_pkey_free).
  */
 int att_enrollment_check(const char *dir, const char *boot,
 			 struct att_enrollment *rec, void **ak,

@@ -125,12 +125,13 @@ bool att_quote_check(struct ima_quote_check *qc,
 
 	memset(qc, 0, sizeof(*qc));
 	if (att_enrollment_check(dir, NULL, rec, &qc->ak, &ers) != ATT_ENROLLED) {
-		att_reason(rs, "no AK enrolled in %s (enrollment refused or not run, or its record does not check): no quote can be trusted",
+		att_reason(rs, ATT_FC_ENROLLMENT, "no AK enrolled in %s (enrollment refused or not run, or its record does not check): no quote can be trusted",
 			   dir);
-		for (i = 0; i < ers.n; i++)
-			att_reason(rs, "enrollment: %s", ers.r[i]);
+		att_reasons_append(rs, &ers, "enrollment: ");
+		att_reasons_free(&ers);
 		return false;
 	}
+	att_reasons_free(&ers);
 	qc->msg = f->msg;
 	qc->msg_len = f->msg_len;
 	qc->sig = f->sig;
@@ -144,11 +145,12 @@ bool att_quote_check(struct ima_quote_check *qc,
 		return true;
 	if (st == IMA_QUOTE_FAIL)
 		for (i = 0; i < qc->nreasons; i++)
-			att_reason(rs, "%s%s",
+			att_reason(rs, qc->reason_class[i], "%s%s",
 				   strncmp(qc->reasons[i], "quote", 5) ? "quote: " : "",
 				   qc->reasons[i]);
 	else
-		att_reason(rs, "quote: %s", qc->error[0] ? qc->error : "not verified");
+		att_reason(rs, ATT_FC_QUOTE_MALFORMED, "quote: %s",
+			   qc->error[0] ? qc->error : "not verified");
 	return false;
 }
 
