@@ -1,86 +1,97 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ima-attest enroll --channel SOCK --ca CA.pem [--ca-chain CHAIN.pem]
- *                   --out DIR [--timeout SECONDS] [--boot ID]
- *
- * Connects to the guest agent's channel (a unix socket: QEMU's
- * virtio-serial chardev), asks for the TPM's identity, checks EK
- * certificate, EK and AK public areas, makes a credential for the EK over
- * a fresh secret and trusts the AK only when the guest's TPM returns that
- * secret. DIR (made 0700; refused if others can write it) gets the
- * enrollment record DIR/verdict (att_enrollment_format: what was proven,
- * field by field, the boot ID named), DIR/ek-cert.der, and when trusted
- * DIR/ak.pem, ak.pub, ak.name. A record and AK of an earlier run are
- * removed first; every file appears whole (written beside it, fsync,
- * renamed), the record last, once the guest has been told the result
- * (ID: 1-64 letters, digits, '-' or '_'; chosen by whoever started the
- * boot, so a waiter can tell this boot's record from a stale one).
+ * ima-attest enroll: our guest's TPM, over the guest agent's channel.
  */
-#include <getopt.h>
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <errno.h>
-
-#include "ima_attest.h"
 
 #include "att_cmd.h"
 
+static const struct att_cmd cmd = {
+	.name = "enroll",
+	.summary = "Enroll our guest's TPM over its agent's channel: its EK certificate, its\n"
+		   "AK, and credential activation decide whether the AK is trusted",
+	.text =
+"Connects to the guest agent's channel (a unix socket: QEMU's end of the\n"
+"guest's virtio-serial port), waiting for it until --timeout, and asks for\n"
+"the TPM's identity. Trusts the AK only when (1) the EK certificate chains\n"
+"to the manufacturer CA and certifies an EK, (2) the EK public area is the\n"
+"certified key, (3) the AK public area is a restricted TPM signing key with\n"
+"the name claimed, and (4) the TPM holding that EK released the fresh secret\n"
+"of a credential made here for that EK and AK name.\n"
+"\n"
+"The CA files and DIR are checked before the channel is waited on. DIR\n"
+"(made 0700; refused if others can write it) gets the enrollment record\n"
+"DIR/verdict, naming what was proven field by field, DIR/ek-cert.der, and\n"
+"when trusted DIR/ak.pem, ak.pub, ak.name. An earlier record and AK are\n"
+"removed first; each file is written whole (beside it, fsync, renamed), the\n"
+"record last. A machine that is not our guest: ima-attest challenge.\n"
+"\n"
+"Exit status: 0 trusted, 1 refused (every reason printed), 2 usage, I/O or\n"
+"channel error (the record says why).\n",
+};
+
+static const char *const stale[] = {
+	ATT_RECORD, "ak.pem", "ak.name", "ak.pub", "ek-cert.der", ATT_CHALLENGE,
+};
+
 int cmd_enroll(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "channel", required_argument, NULL, 'c' },
-		{ "ca", required_argument, NULL, 'a' },
-		{ "ca-chain", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "boot", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
+	const char *channel, *ca, *chain, *out, *timeout_s, *boot;
+	const struct att_opt opts[] = {
+		{ "channel", "SOCK", &channel, true,
+		  "the agent's channel: a unix socket (QEMU's chardev)" },
+		{ "ca", "CA.pem", &ca, true,
+		  "the TPM manufacturer's CA certificate(s), PEM" },
+		{ "ca-chain", "PEM", &chain, false,
+		  "intermediate certificates between the CA and the EK's" },
+		{ "out", "DIR", &out, true,
+		  "the enrollment directory (made 0700)" },
+		{ "timeout", "SECONDS", &timeout_s, false,
+		  "how long to wait for the guest (default 600)" },
+		{ "boot", "ID", &boot, false,
+		  "the boot's name in the record: 1-64 letters, digits, - or _" },
+		{ NULL, NULL, NULL, false, NULL },
 	};
-	static const char *const stale[] = {
-		ATT_RECORD, "ak.pem", "ak.name", "ak.pub", "ek-cert.der",
-	};
-	const char *channel = NULL, *out = NULL, *boot = NULL;
+	struct att_enrollment rec = { 0 };
 	struct att_enroll e = { 0 };
 	struct att_msg m = { 0 };
 	struct att_chan c = { .fd = -1 };
+	struct att_cli cli;
 	char err[ATT_REASON_LEN], werr[ATT_REASON_LEN];
 	uint8_t cred[1024], *ekcert = NULL;
 	size_t ekcert_len = 0, i;
-	int timeout = 600, opt, rc = 2, dirfd, ecls = ATT_FC_CHANNEL;
+	int timeout = 600, rc, dirfd, ecls = ATT_FC_CHANNEL;
+	bool recorded = false;
 	long n;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c': channel = optarg; break;
-		case 'a': e.ca_file = optarg; break;
-		case 'i': e.chain_file = optarg; break;
-		case 'o': out = optarg; break;
-		case 't': timeout = atoi(optarg); break;
-		case 'b': boot = optarg; break;
-		default: att_usage();
-		}
-	}
-	if (!channel || !e.ca_file || !out || optind != argc || timeout <= 0)
-		att_usage();
-	if (boot && !att_boot_id_ok(boot)) {
-		fprintf(stderr, "ima-attest: --boot: 1-64 letters, digits, '-' or '_'\n");
-		return 2;
-	}
+	rc = att_cli_parse(&cli, &cmd, opts, 0, 0, argc, argv);
+	if (rc >= 0)
+		return rc;
+	if (timeout_s && (rc = att_cli_seconds(&cli, "timeout", timeout_s,
+					       &timeout)) >= 0)
+		return rc;
+	if (boot && !att_boot_id_ok(boot))
+		return att_cli_fail(&cli, ATT_EXIT_ERROR,
+				    "--boot: 1-64 letters, digits, '-' or '_'");
+	e.ca_file = ca;
+	e.chain_file = chain;
+	/* every file input before the wait for the guest */
+	if (att_ca_check(ca, chain, err, sizeof(err)))
+		return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
 	dirfd = att_dir_open(out, true, err, sizeof(err));
-	if (dirfd < 0) {
-		fprintf(stderr, "ima-attest: %s\n", err);
-		return 2;
-	}
+	if (dirfd < 0)
+		return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
 	/* an earlier record or AK must not be read as this one's, not even
 	 * in part */
 	for (i = 0; i < sizeof(stale) / sizeof(stale[0]); i++)
 		if (att_file_remove(dirfd, out, stale[i], err, sizeof(err))) {
-			fprintf(stderr, "ima-attest: %s\n", err);
 			close(dirfd);
-			return 2;
+			return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
 		}
+	rc = ATT_EXIT_ERROR;
 	if (att_chan_open(&c, channel, timeout)) {
 		snprintf(err, sizeof(err), "cannot connect to %s: %s", channel,
 			 strerror(errno));
@@ -133,10 +144,10 @@ int cmd_enroll(int argc, char **argv)
 		ecls = ATT_FC_IO;
 		goto io;
 	}
-	rc = e.activated ? 0 : 1;
+	rc = e.activated ? ATT_EXIT_OK : ATT_EXIT_FAIL;
 	{
 		const char *k[] = { "ok" };
-		const uint8_t val[] = { rc == 0 };
+		const uint8_t val[] = { rc == ATT_EXIT_OK };
 		const uint8_t *vp[] = { val };
 		size_t len[] = { 1 };
 
@@ -145,25 +156,35 @@ int cmd_enroll(int argc, char **argv)
 	goto record;
 io:
 	att_reason(&e.rs, ecls, "%s", err);
-	fprintf(stderr, "ima-attest: enroll: %s\n", err);
+	att_cli_error(&cli, ATT_EXIT_ERROR, "%s", err);
 	e.activated = false;
 	if (e.ak_binding == ATT_PROVEN)
 		e.ak_binding = ATT_REFUSED;
-	rc = 2;
+	rc = ATT_EXIT_ERROR;
 record:
 	att_msg_free(&m);
-	for (i = 0; i < (size_t)e.rs.n; i++)
-		printf("reason: %s\n", e.rs.r[i]);
-	if (att_enrollment_save(dirfd, out, &e, boot, ekcert, ekcert_len,
-				werr, sizeof(werr))) {
-		fprintf(stderr, "ima-attest: %s\n", werr);
-		rc = 2;
+	if (att_enrollment_of(&rec, &e, boot, ekcert, ekcert_len, werr,
+			      sizeof(werr)) ||
+	    att_enrollment_write(dirfd, out, &rec, werr, sizeof(werr)))
+		rc = att_cli_error(&cli, ATT_EXIT_ERROR, "%s", werr);
+	else
+		recorded = true;
+	if (cli.json) {
+		att_json_begin(&cli);
+		att_json_key(cli.out, "enrollment");
+		att_json_enrollment(cli.out, &rec);
+		att_json_key(cli.out, "record");
+		att_json_path(cli.out, recorded ? out : NULL, ATT_RECORD);
+		att_json_end(&cli, &e.rs, rc);
+	} else {
+		att_print_reasons(stdout, &e.rs);
+		/* the verdict, once, last */
+		printf("enrollment: %s\n", rc ? "FAIL" :
+		       "PASS (EK certified, AK bound by credential activation)");
 	}
-	/* the verdict, once, last */
-	printf("enrollment: %s\n", rc ? "FAIL" :
-	       "PASS (EK certified, AK bound by credential activation)");
 	close(dirfd);
 	att_chan_close(&c);
+	att_enrollment_free(&rec);
 	att_reasons_free(&e.rs);
 	free(ekcert);
 	return rc;

@@ -24,6 +24,7 @@
 #include "att_verdict.h"
 #include "ima_deny.h"
 #include "ima_pcr.h"
+#include "ima_quote.h"
 
 #define ATT_ALG_RSA		0x0001
 #define ATT_ALG_SHA1		0x0004
@@ -133,6 +134,23 @@ int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 		 struct att_reasons *rs);
 
 /*
+ * A certificate as DER: in itself, or the first of a PEM file's ("-----BEGIN
+ * CERTIFICATE-----"), as a manufacturer may publish it. *der malloc()ed;
+ * 0, or -1 with err.
+ */
+int att_cert_der(const uint8_t *in, size_t len, uint8_t **der, size_t *der_len,
+		 char *err, size_t errlen);
+
+/*
+ * The manufacturer CA file and the chain file (may be NULL) as att_ek_check
+ * loads them: each readable, each with at least one PEM certificate. For a
+ * command to refuse its inputs before it waits for a guest. 0, or -1 with
+ * err naming the file.
+ */
+int att_ca_check(const char *ca_file, const char *chain_file, char *err,
+		 size_t errlen);
+
+/*
  * TPM2_MakeCredential for ek over (secret, name): writes the credential
  * in tpm2-tools' file format (tpm2_activatecredential -i): magic
  * 0xBADCC0DE, version 1, TPM2B_ID_OBJECT, TPM2B_ENCRYPTED_SECRET.
@@ -220,6 +238,9 @@ int att_msg_parse(struct att_msg *m, const char *line, size_t len, char *err,
 const uint8_t *att_msg_get(const struct att_msg *m, const char *key,
 			   size_t *len);
 void att_msg_free(struct att_msg *m);
+/* A field added (a copy of val); 0, or -1 (full, twice, no memory). */
+int att_msg_set(struct att_msg *m, const char *key, const uint8_t *val,
+		size_t len);
 
 /*
  * The channel itself (channel.c): a unix socket, QEMU's end of the guest's
@@ -269,7 +290,6 @@ int att_quote_files_load(struct att_quote_files *f, const char *msg,
 			 const char *nonce_hex, char *err, size_t errlen);
 void att_quote_files_free(struct att_quote_files *f);
 
-struct ima_quote_check;
 struct att_enrollment;
 
 /*
@@ -317,6 +337,16 @@ uint8_t *att_file_read(int dirfd, const char *dir, const char *name,
 /* Remove name in dirfd if it is there; 0, or -1 with err. */
 int att_file_remove(int dirfd, const char *dir, const char *name, char *err,
 		    size_t errlen);
+/*
+ * data appended to the file at path, the same way: its directory the
+ * verifier's own, the old content read as a file to trust (none yet is
+ * fine), the whole written beside it and renamed over it; at most max
+ * bytes in all. With data NULL, only whether it could be. 0, or -1 with
+ * err.
+ */
+int att_file_append(const char *path, const void *data, size_t len,
+		    size_t max, char *err, size_t errlen);
+#define ATT_ROUNDS_MAX		(16u << 20)	/* poll --record */
 /* path's directory ("." without one) and file name; -1 if none. */
 int att_path_split(const char *path, char *dir, size_t dirlen,
 		   const char **name);
@@ -432,15 +462,100 @@ int att_enrollment_check(const char *dir, const char *boot,
  * What an enrollment writes into the directory (dirfd, opened with
  * att_dir_open): the AK's files once it is trusted (ak.pem for ima-audit
  * --ak-pub and tpm2-tools, ak.pub its TPMT_PUBLIC, ak.name), and, last,
- * the record of what e proved (boot: ID or NULL; the EK certificate's
- * bytes, named by digest when the TPM identity is proven). 0, or -1 with
- * err.
+ * the record. att_enrollment_of makes the record of what e proved (boot:
+ * ID or NULL; the EK certificate's bytes, named by digest when the TPM
+ * identity is proven; e's reasons copied: att_enrollment_free).
+ * 0, or -1 with err.
  */
 int att_ak_save(int dirfd, const char *dir, const struct att_enroll *e,
 		char *err, size_t errlen);
-int att_enrollment_save(int dirfd, const char *dir, const struct att_enroll *e,
-			const char *boot, const uint8_t *ekcert,
-			size_t ekcert_len, char *err, size_t errlen);
+int att_enrollment_of(struct att_enrollment *rec, const struct att_enroll *e,
+		      const char *boot, const uint8_t *ekcert,
+		      size_t ekcert_len, char *err, size_t errlen);
+int att_enrollment_write(int dirfd, const char *dir,
+			 const struct att_enrollment *rec, char *err,
+			 size_t errlen);
+
+/*
+ * Enrolling a machine that is not our guest, in two steps with files
+ * between them (challenge.c). Step 1 (ima-attest challenge) checks the
+ * EK certificate, EK and AK public areas as att_enroll_request does and
+ * makes the credential; what it proved and the digest of the secret stay
+ * in DIR/challenge until step 2 (ima-attest activate) compares the secret
+ * the machine's TPM released, once: the file is removed first.
+ *
+ *	ima-attest challenge 1
+ *	boot: ID|-
+ *	manufacturer-ca-sha256: HEX
+ *	ek-certificate-sha256: HEX
+ *	ek-name: HEX
+ *	ak-public: HEX			(the AK's TPMT_PUBLIC)
+ *	ak-name: HEX			(its name, recomputed when read)
+ *	secret-sha256: HEX		(never the secret itself)
+ */
+#define ATT_CHALLENGE		"challenge"
+#define ATT_CHALLENGE_MAX	(8u << 10)
+
+struct att_challenge {
+	char boot[65];
+	uint8_t ca_sha256[32], ekcert_sha256[32], secret_sha256[32];
+	uint8_t ek_name[ATT_MAX_NAME], ak_name[ATT_MAX_NAME];
+	size_t ek_name_len, ak_name_len;
+	struct att_public ak;
+};
+
+/* From an enrollment challenged (att_enroll_request > 0) and its record. */
+int att_challenge_of(struct att_challenge *c, const struct att_enroll *e,
+		     const struct att_enrollment *rec);
+/* As text; its length, 0 if it does not fit. */
+size_t att_challenge_format(const struct att_challenge *c, char *out,
+			    size_t outlen);
+/* Every line as above, in order; the AK's name recomputed. 0, or -1. */
+int att_challenge_parse(struct att_challenge *c, const char *text,
+			size_t len, char *err, size_t errlen);
+/* The secret the machine returned is this challenge's (constant time). */
+bool att_challenge_answer(const struct att_challenge *c,
+			  const uint8_t *secret, size_t len);
+/*
+ * The enrollment the answer decides: e (tpm_identity proven; the AK, and
+ * ak_binding proven and activated when ok, else refused with a reason)
+ * and its record (att_enrollment_free).
+ */
+void att_challenge_decide(const struct att_challenge *c, bool ok,
+			  struct att_enroll *e, struct att_enrollment *rec);
+
+/* --- verify: one quote, the firmware log, boot_aggregate (verify.c) -- */
+
+struct att_verify {
+	/* inputs */
+	const char *enrolled;		/* the enrollment directory */
+	const struct att_quote_files *q;
+	const char *eventlog;		/* the firmware's event log */
+	const char *list;		/* a binary list, or NULL */
+	/* outputs */
+	struct ima_quote_check qc;	/* qc.ak: the enrolled AK, if any */
+	struct att_enrollment rec;
+	bool quote_ok;			/* the enrolled AK's, nonce, digest */
+	struct att_evlog *ev;
+	bool ev_read;			/* the log parses and replays */
+	char ev_error[256];		/* why not */
+	bool ev_ok;			/* and equals the quoted PCRs 0-9 */
+	bool have_agg, have_want;	/* boot_aggregate derived; the list's */
+	uint8_t agg[32], want[32];
+	int def;			/* IMA_BOOT_DEF_* the list's matched */
+	const char *proven[3];		/* each step proven, as said */
+	int nproven;
+	struct att_reasons rs;
+};
+
+/*
+ * Every step of verify (the quote with the enrolled AK, the firmware log
+ * against the quoted PCRs 0-9, boot_aggregate against the list's first
+ * entry); each failure a reason. 0 proven, 1 refused, -1 out of memory.
+ * att_verify_free after either.
+ */
+int att_verify(struct att_verify *v);
+void att_verify_free(struct att_verify *v);
 
 /* --- polling: the list verified incrementally, round by round --------- */
 #define ATT_POLL_PCR		10

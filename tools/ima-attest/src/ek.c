@@ -5,7 +5,10 @@
  * profile's purpose and usage), and its key against the EK public area
  * the TPM gave.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -17,6 +20,24 @@
 #include <openssl/x509v3.h>
 
 #include "ima_attest.h"
+
+/*
+ * The manufacturer's CA certificates (PEM) as a store, and the
+ * intermediates between it and the EK certificate: each file must hold
+ * at least one certificate. The one loader for the check and for the
+ * check of the inputs a command makes before it waits for a guest.
+ */
+static X509_STORE *load_ca(const char *path, const char **why)
+{
+	X509_STORE *store = X509_STORE_new();
+
+	if (!store || X509_STORE_load_file(store, path) != 1) {
+		*why = "no PEM certificate can be read from the manufacturer CA file";
+		X509_STORE_free(store);
+		return NULL;
+	}
+	return store;
+}
 
 static STACK_OF(X509) *load_chain(const char *path, const char **why)
 {
@@ -39,7 +60,48 @@ static STACK_OF(X509) *load_chain(const char *path, const char **why)
 		}
 	ERR_clear_error();
 	fclose(f);
+	if (!sk_X509_num(sk)) {
+		*why = "no PEM certificate in the CA chain file";
+		sk_X509_free(sk);
+		return NULL;
+	}
 	return sk;
+}
+
+int att_ca_check(const char *ca_file, const char *chain_file, char *err,
+		 size_t errlen)
+{
+	const char *files[2] = { ca_file, chain_file };
+	STACK_OF(X509) *chain = NULL;
+	X509_STORE *store = NULL;
+	const char *why = "out of memory";
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 2 && files[i]; i++) {
+		f = fopen(files[i], "r");
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", files[i], strerror(errno));
+			return -1;
+		}
+		fclose(f);
+	}
+	store = load_ca(ca_file, &why);
+	if (!store) {
+		snprintf(err, errlen, "%s: %s", ca_file, why);
+		goto out;
+	}
+	why = "out of memory";
+	if (chain_file && !(chain = load_chain(chain_file, &why))) {
+		snprintf(err, errlen, "%s: %s", chain_file, why);
+		goto out;
+	}
+	why = NULL;
+out:
+	ERR_clear_error();
+	X509_STORE_free(store);
+	sk_X509_pop_free(chain, X509_free);
+	return why ? -1 : 0;
 }
 
 static void ek_template(const struct att_public *ek, struct att_reasons *rs)
@@ -115,10 +177,11 @@ int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 			   cert_len);
 		goto out;
 	}
-	store = X509_STORE_new();
+	store = load_ca(ca_file, &why);
 	vctx = X509_STORE_CTX_new();
-	if (!store || !vctx || X509_STORE_load_file(store, ca_file) != 1) {
-		att_reason(rs, ATT_FC_EK_CERT, "cannot load the manufacturer CA %s", ca_file);
+	if (!store || !vctx) {
+		att_reason(rs, ATT_FC_EK_CERT, "cannot load the manufacturer CA %s: %s",
+			   ca_file, why ? why : "out of memory");
 		goto out;
 	}
 	if (chain_file && !(chain = load_chain(chain_file, &why))) {
@@ -148,4 +211,47 @@ out:
 	sk_X509_pop_free(chain, X509_free);
 	X509_free(x);
 	return rs->n - before;
+}
+
+int att_cert_der(const uint8_t *in, size_t len, uint8_t **der, size_t *der_len,
+		 char *err, size_t errlen)
+{
+	static const char pem[] = "-----BEGIN CERTIFICATE-----";
+	unsigned char *out = NULL;
+	X509 *x = NULL;
+	BIO *bio;
+	int n;
+
+	*der = NULL;
+	if (len < sizeof(pem) - 1 || memcmp(in, pem, sizeof(pem) - 1)) {
+		*der = malloc(len ? len : 1);
+		if (!*der) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		memcpy(*der, in, len);
+		*der_len = len;
+		return 0;
+	}
+	bio = BIO_new_mem_buf(in, (int)(len > INT_MAX ? INT_MAX : len));
+	if (bio)
+		x = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+	BIO_free(bio);
+	n = x ? i2d_X509(x, &out) : -1;
+	X509_free(x);
+	ERR_clear_error();
+	if (n <= 0) {
+		snprintf(err, errlen, "a PEM certificate that does not decode");
+		return -1;
+	}
+	*der = malloc((size_t)n);
+	if (*der)
+		memcpy(*der, out, (size_t)n);
+	OPENSSL_free(out);
+	if (!*der) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*der_len = (size_t)n;
+	return 0;
 }

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/bio.h>
@@ -392,9 +394,16 @@ int att_enrollment_check(const char *dir, const char *boot,
 	text = att_file_read(fd, dir, ATT_RECORD, ATT_RECORD_MAX, &len, err,
 			     sizeof(err));
 	if (!text) {
-		att_reason(rs, ATT_FC_ENROLLMENT, "%s", err);
+		struct stat st;
+
 		status = errno == ENOENT ? ATT_ENROLL_ABSENT :
 			 errno == EPERM ? ATT_ENROLL_REFUSED : ATT_ENROLL_ERROR;
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s", err);
+		if (status == ATT_ENROLL_ABSENT &&
+		    !fstatat(fd, ATT_CHALLENGE, &st, AT_SYMLINK_NOFOLLOW))
+			att_reason(rs, ATT_FC_ENROLLMENT,
+				   "a credential challenge is pending in %s: ima-attest activate decides it",
+				   dir);
 		goto out;
 	}
 	if (att_enrollment_parse(rec, (const char *)text, len, err,
@@ -511,40 +520,49 @@ static int file_sha256(const char *path, uint8_t *d)
 	return rc;
 }
 
-int att_enrollment_save(int dirfd, const char *dir, const struct att_enroll *e,
-			const char *boot, const uint8_t *ekcert,
-			size_t ekcert_len, char *err, size_t errlen)
+int att_enrollment_of(struct att_enrollment *rec, const struct att_enroll *e,
+		      const char *boot, const uint8_t *ekcert,
+		      size_t ekcert_len, char *err, size_t errlen)
 {
-	struct att_enrollment rec = { 0 };
-	char text[ATT_RECORD_MAX];
-	size_t n;
 	int nl;
 
-	snprintf(rec.boot, sizeof(rec.boot), "%s", boot ? boot : "-");
-	rec.tpm_identity = e->tpm_identity;
-	rec.ak_binding = e->ak_binding;
+	memset(rec, 0, sizeof(*rec));
+	snprintf(rec->boot, sizeof(rec->boot), "%s", boot ? boot : "-");
+	rec->tpm_identity = e->tpm_identity;
+	rec->ak_binding = e->ak_binding;
 	if (e->tpm_identity == ATT_PROVEN) {
-		rec.have_ca = !file_sha256(e->ca_file, rec.ca_sha256);
-		rec.have_ekcert = ekcert &&
+		rec->have_ca = !file_sha256(e->ca_file, rec->ca_sha256);
+		rec->have_ekcert = ekcert &&
 			!ima_digest(ima_hash_by_name("sha256", 6), ekcert,
-				    ekcert_len, rec.ekcert_sha256);
-		nl = att_public_name(&e->ek, rec.ek_name, sizeof(rec.ek_name));
-		rec.ek_name_len = nl > 0 ? (size_t)nl : 0;
-		if (!rec.have_ca || !rec.have_ekcert || !rec.ek_name_len) {
+				    ekcert_len, rec->ekcert_sha256);
+		nl = att_public_name(&e->ek, rec->ek_name, sizeof(rec->ek_name));
+		rec->ek_name_len = nl > 0 ? (size_t)nl : 0;
+		if (!rec->have_ca || !rec->have_ekcert || !rec->ek_name_len) {
 			snprintf(err, errlen, "cannot name the EK that was proven");
 			return -1;
 		}
 	}
 	if (e->ak_binding == ATT_PROVEN) {
-		memcpy(rec.ak_name, e->ak_name, e->ak_name_len);
-		rec.ak_name_len = e->ak_name_len;
+		memcpy(rec->ak_name, e->ak_name, e->ak_name_len);
+		rec->ak_name_len = e->ak_name_len;
 	}
-	rec.trusted = e->activated && e->tpm_identity == ATT_PROVEN &&
-		      e->ak_binding == ATT_PROVEN;
-	rec.rs = e->rs;
-	n = att_enrollment_format(&rec, text, sizeof(text));
+	rec->trusted = e->activated && e->tpm_identity == ATT_PROVEN &&
+		       e->ak_binding == ATT_PROVEN;
+	att_reasons_append(&rec->rs, &e->rs, "");
+	return 0;
+}
+
+int att_enrollment_write(int dirfd, const char *dir,
+			 const struct att_enrollment *rec, char *err,
+			 size_t errlen)
+{
+	char text[ATT_RECORD_MAX];
+	size_t n;
+
+	n = att_enrollment_format(rec, text, sizeof(text));
 	if (!n) {
-		snprintf(err, errlen, "the enrollment record does not fit");
+		snprintf(err, errlen, "the enrollment record does not fit in %u bytes",
+			 ATT_RECORD_MAX);
 		return -1;
 	}
 	return att_file_write(dirfd, dir, ATT_RECORD, text, n, err, errlen);
