@@ -99,18 +99,7 @@ int cmd_activate(int argc, char **argv)
 		recorded = true;
 	if (recorded)
 		rc = ok ? ATT_EXIT_OK : ATT_EXIT_FAIL;
-	if (cli.json) {
-		att_json_begin(&cli);
-		att_json_key(cli.out, "enrollment");
-		att_json_enrollment(cli.out, &rec);
-		att_json_key(cli.out, "record");
-		att_json_path(cli.out, recorded ? out : NULL, ATT_RECORD);
-		att_json_end(&cli, &e.rs, rc);
-	} else {
-		att_print_reasons(stdout, &e.rs);
-		printf("enrollment: %s\n", rc ? "FAIL" :
-		       "PASS (EK certified, AK bound by credential activation)");
-	}
+	att_enrollment_verdict(&cli, &rec, recorded ? out : NULL, &e.rs, rc);
 out:
 	if (dirfd >= 0)
 		close(dirfd);

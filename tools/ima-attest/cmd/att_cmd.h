@@ -107,8 +107,26 @@ void att_json_hex(FILE *out, const uint8_t *p, size_t n);
 void att_json_path(FILE *out, const char *dir, const char *name);
 void att_json_strs(FILE *out, const char *const *s, int n);
 
-/* an enrollment record as an object (print.c) */
+/* the firmware log's banks, as a list of names */
+void att_json_banks(FILE *out, const struct att_evlog *ev);
+
+/* --- what the enrolling commands share (enrollment.c) ------------------ */
+/* an enrollment record as an object */
 void att_json_enrollment(FILE *out, const struct att_enrollment *rec);
+/* --boot ID of the form a record holds, or a usage error (its exit code) */
+int att_cli_boot(struct att_cli *cli, const char *boot);
+/*
+ * The CA files checked (before any wait for a guest), DIR opened (made
+ * 0700) into *dirfd and an earlier enrollment's files removed from it;
+ * -1, or the exit code of the error printed.
+ */
+int att_enroll_dir(struct att_cli *cli, const char *ca, const char *chain,
+		   const char *out, int *dirfd);
+/* the record (written in DIR recorded, or NULL), rs, and the verdict */
+void att_enrollment_verdict(struct att_cli *cli,
+			    const struct att_enrollment *rec,
+			    const char *recorded, const struct att_reasons *rs,
+			    int rc);
 
 /* --- text ------------------------------------------------------------ */
 /* "reason: TEXT" each, then "failures: N (class N, ...)" */

@@ -37,11 +37,6 @@ static const struct att_cmd cmd = {
 "every reason printed), 2 usage or I/O error.\n",
 };
 
-static const char *const stale[] = {
-	ATT_RECORD, "ak.pem", "ak.name", "ak.pub", "ek-cert.der",
-	ATT_CHALLENGE, "credential",
-};
-
 /* file into m's field key, or a usage error naming it */
 static int field(struct att_cli *cli, struct att_msg *m, const char *key,
 		 const char *opt, const char *path, bool tpm2b)
@@ -108,7 +103,7 @@ int cmd_challenge(int argc, char **argv)
 	char err[ATT_REASON_LEN], text[ATT_CHALLENGE_MAX];
 	uint8_t cred[1024];
 	const uint8_t *ekcert;
-	size_t ekcert_len = 0, i, tlen;
+	size_t ekcert_len = 0, tlen;
 	int rc, dirfd = -1;
 	bool recorded = false, made = false;
 	long n;
@@ -116,9 +111,8 @@ int cmd_challenge(int argc, char **argv)
 	rc = att_cli_parse(&cli, &cmd, opts, 0, 0, argc, argv);
 	if (rc >= 0)
 		return rc;
-	if (boot && !att_boot_id_ok(boot))
-		return att_cli_fail(&cli, ATT_EXIT_ERROR,
-				    "--boot: 1-64 letters, digits, '-' or '_'");
+	if ((rc = att_cli_boot(&cli, boot)) >= 0)
+		return rc;
 	e.ca_file = ca;
 	e.chain_file = chain;
 	if (att_ca_check(ca, chain, err, sizeof(err)))
@@ -152,16 +146,8 @@ int cmd_challenge(int argc, char **argv)
 			goto out;
 		}
 	}
-	dirfd = att_dir_open(out, true, err, sizeof(err));
-	if (dirfd < 0) {
-		rc = att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
+	if ((rc = att_enroll_dir(&cli, ca, chain, out, &dirfd)) >= 0)
 		goto out;
-	}
-	for (i = 0; i < sizeof(stale) / sizeof(stale[0]); i++)
-		if (att_file_remove(dirfd, out, stale[i], err, sizeof(err))) {
-			rc = att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
-			goto out;
-		}
 	/* the checks and the credential: enroll's, on the files */
 	n = att_enroll_request(&e, &m, cred, sizeof(cred), err, sizeof(err));
 	if (n < 0) {

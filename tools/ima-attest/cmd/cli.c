@@ -116,6 +116,19 @@ void att_json_strs(FILE *out, const char *const *s, int n)
 	fputc(']', out);
 }
 
+void att_json_banks(FILE *out, const struct att_evlog *ev)
+{
+	char name[32];
+	int j;
+
+	fputc('[', out);
+	for (j = 0; j < ev->nbanks; j++) {
+		fputs(j ? "," : "", out);
+		att_json_str(out, att_evlog_bank_name(ev, j, name, sizeof(name)));
+	}
+	fputc(']', out);
+}
+
 void att_json_begin(struct att_cli *cli)
 {
 	FILE *out = cli->out;

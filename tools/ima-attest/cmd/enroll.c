@@ -33,10 +33,6 @@ static const struct att_cmd cmd = {
 "channel error (the record says why).\n",
 };
 
-static const char *const stale[] = {
-	ATT_RECORD, "ak.pem", "ak.name", "ak.pub", "ek-cert.der", ATT_CHALLENGE,
-};
-
 int cmd_enroll(int argc, char **argv)
 {
 	const char *channel, *ca, *chain, *out, *timeout_s, *boot;
@@ -62,7 +58,7 @@ int cmd_enroll(int argc, char **argv)
 	struct att_cli cli;
 	char err[ATT_REASON_LEN], werr[ATT_REASON_LEN];
 	uint8_t cred[1024], *ekcert = NULL;
-	size_t ekcert_len = 0, i;
+	size_t ekcert_len = 0;
 	int timeout = 600, rc, dirfd, ecls = ATT_FC_CHANNEL;
 	bool recorded = false;
 	long n;
@@ -73,24 +69,14 @@ int cmd_enroll(int argc, char **argv)
 	if (timeout_s && (rc = att_cli_seconds(&cli, "timeout", timeout_s,
 					       &timeout)) >= 0)
 		return rc;
-	if (boot && !att_boot_id_ok(boot))
-		return att_cli_fail(&cli, ATT_EXIT_ERROR,
-				    "--boot: 1-64 letters, digits, '-' or '_'");
+	if ((rc = att_cli_boot(&cli, boot)) >= 0)
+		return rc;
 	e.ca_file = ca;
 	e.chain_file = chain;
-	/* every file input before the wait for the guest */
-	if (att_ca_check(ca, chain, err, sizeof(err)))
-		return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
-	dirfd = att_dir_open(out, true, err, sizeof(err));
-	if (dirfd < 0)
-		return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
-	/* an earlier record or AK must not be read as this one's, not even
-	 * in part */
-	for (i = 0; i < sizeof(stale) / sizeof(stale[0]); i++)
-		if (att_file_remove(dirfd, out, stale[i], err, sizeof(err))) {
-			close(dirfd);
-			return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
-		}
+	/* every file input before the wait for the guest; an earlier record
+	 * or AK must not be read as this one's, not even in part */
+	if ((rc = att_enroll_dir(&cli, ca, chain, out, &dirfd)) >= 0)
+		return rc;
 	rc = ATT_EXIT_ERROR;
 	if (att_chan_open(&c, channel, timeout)) {
 		snprintf(err, sizeof(err), "cannot connect to %s: %s", channel,
@@ -169,19 +155,7 @@ record:
 		rc = att_cli_error(&cli, ATT_EXIT_ERROR, "%s", werr);
 	else
 		recorded = true;
-	if (cli.json) {
-		att_json_begin(&cli);
-		att_json_key(cli.out, "enrollment");
-		att_json_enrollment(cli.out, &rec);
-		att_json_key(cli.out, "record");
-		att_json_path(cli.out, recorded ? out : NULL, ATT_RECORD);
-		att_json_end(&cli, &e.rs, rc);
-	} else {
-		att_print_reasons(stdout, &e.rs);
-		/* the verdict, once, last */
-		printf("enrollment: %s\n", rc ? "FAIL" :
-		       "PASS (EK certified, AK bound by credential activation)");
-	}
+	att_enrollment_verdict(&cli, &rec, recorded ? out : NULL, &e.rs, rc);
 	close(dirfd);
 	att_chan_close(&c);
 	att_enrollment_free(&rec);

@@ -50,9 +50,8 @@ int cmd_enrolled(int argc, char **argv)
 	rc = att_cli_parse(&cli, &cmd, opts, 0, 0, argc, argv);
 	if (rc >= 0)
 		return rc;
-	if (boot && !att_boot_id_ok(boot))
-		return att_cli_fail(&cli, ATT_EXIT_ERROR,
-				    "--boot: 1-64 letters, digits, '-' or '_'");
+	if ((rc = att_cli_boot(&cli, boot)) >= 0)
+		return rc;
 	st = att_enrollment_check(dir, boot, &rec, NULL, &rs);
 	rc = st == ATT_ENROLLED ? ATT_EXIT_OK :
 	     st == ATT_ENROLL_REFUSED ? ATT_EXIT_FAIL :

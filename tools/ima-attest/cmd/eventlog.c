@@ -54,16 +54,12 @@ static void print_format(const char *path, const struct att_evlog *ev)
 
 static void json(FILE *out, const struct att_evlog *ev)
 {
-	char name[32];
 	int i, j, k = 0;
 
-	fprintf(out, ",\"eventlog\":{\"format\":\"%s\",\"events\":%u,\"banks\":[",
+	fprintf(out, ",\"eventlog\":{\"format\":\"%s\",\"events\":%u,\"banks\":",
 		ev->sha1_log ? "sha1" : "crypto-agile", ev->events);
-	for (j = 0; j < ev->nbanks; j++) {
-		fputs(j ? "," : "", out);
-		att_json_str(out, att_evlog_bank_name(ev, j, name, sizeof(name)));
-	}
-	fputs("],\"pcrs\":[", out);
+	att_json_banks(out, ev);
+	fputs(",\"pcrs\":[", out);
 	for (j = 0; j < ev->nbanks; j++)
 		for (i = 0; i < ATT_EV_PCRS; i++) {
 			if (!(ev->touched & (1u << i)) || ev->bank[j] < 0)

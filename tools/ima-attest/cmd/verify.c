@@ -69,7 +69,6 @@ static void json(struct att_cli *cli, const struct att_verify *v,
 	const struct ima_quote_check *qc = &v->qc;
 	const struct att_evlog *ev = v->ev;
 	FILE *out = cli->out;
-	char name[32];
 	int i, j;
 
 	att_json_key(out, "enrollment");
@@ -88,13 +87,10 @@ static void json(struct att_cli *cli, const struct att_verify *v,
 	fprintf(out, ",\"quote_proven\":%s", v->quote_ok ? "true" : "false");
 	att_json_key(out, "eventlog");
 	if (ev && v->ev_read) {
-		fprintf(out, "{\"format\":\"%s\",\"events\":%u,\"banks\":[",
+		fprintf(out, "{\"format\":\"%s\",\"events\":%u,\"banks\":",
 			ev->sha1_log ? "sha1" : "crypto-agile", ev->events);
-		for (i = 0; i < ev->nbanks; i++) {
-			fputs(i ? "," : "", out);
-			att_json_str(out, att_evlog_bank_name(ev, i, name, sizeof(name)));
-		}
-		fputs("],\"pcrs\":[", out);
+		att_json_banks(out, ev);
+		fputs(",\"pcrs\":[", out);
 		for (j = 0, i = 0; i < ATT_EV_PCRS; i++)
 			if (ev->touched & (1u << i))
 				fprintf(out, "%s%d", j++ ? "," : "", i);

@@ -350,6 +350,10 @@ int att_file_append(const char *path, const void *data, size_t len,
 /* path's directory ("." without one) and file name; -1 if none. */
 int att_path_split(const char *path, char *dir, size_t dirlen,
 		   const char **name);
+/* The same, the directory opened by att_dir_open (not made); its fd, or
+ * -1 with err. */
+int att_path_open(const char *path, char *dir, size_t dirlen,
+		  const char **name, char *err, size_t errlen);
 
 /* --- enrollment: the verdict over one guest's answers ----------------- */
 enum att_proof {

@@ -38,11 +38,7 @@ int att_poll_load(struct att_poll_state *st, const char *path, char *err,
 	int got = 0, fd, ret = -1;
 
 	memset(st, 0, sizeof(*st));
-	if (att_path_split(path, dir, sizeof(dir), &name)) {
-		snprintf(err, errlen, "%s: not a file name", path);
-		return -1;
-	}
-	fd = att_dir_open(dir, false, err, errlen);
+	fd = att_path_open(path, dir, sizeof(dir), &name, err, errlen);
 	if (fd < 0)
 		return -1;
 	text = att_file_read(fd, dir, name, STATE_MAX, &len, rerr,
@@ -115,10 +111,6 @@ int att_poll_save(const struct att_poll_state *st, const char *path,
 	const char *name;
 	int fd, n, ret;
 
-	if (att_path_split(path, dir, sizeof(dir), &name)) {
-		snprintf(err, errlen, "%s: not a file name", path);
-		return -1;
-	}
 	ima_bin2hex(st->pcr[0], 20, h1);
 	ima_bin2hex(st->pcr[1], 32, h2);
 	ima_bin2hex(st->ak_name, st->ak_name_len, ak);
@@ -130,7 +122,7 @@ int att_poll_save(const struct att_poll_state *st, const char *path,
 	n += snprintf(text + n, sizeof(text) - (size_t)n,
 		      "next %" PRIu64 " %" PRIu64 "\npcr10 sha1 %s\npcr10 sha256 %s\nrounds %" PRIu64 "\n",
 		      st->next_index, st->next_offset, h1, h2, st->rounds);
-	fd = att_dir_open(dir, false, err, errlen);
+	fd = att_path_open(path, dir, sizeof(dir), &name, err, errlen);
 	if (fd < 0)
 		return -1;
 	ret = att_file_write(fd, dir, name, text, (size_t)n, err, errlen);

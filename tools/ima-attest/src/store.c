@@ -238,11 +238,7 @@ int att_file_append(const char *path, const void *data, size_t len,
 	size_t olen = 0;
 	int fd, rc = -1;
 
-	if (att_path_split(path, dir, sizeof(dir), &name)) {
-		snprintf(err, errlen, "%s: not a file name", path);
-		return -1;
-	}
-	fd = att_dir_open(dir, false, err, errlen);
+	fd = att_path_open(path, dir, sizeof(dir), &name, err, errlen);
 	if (fd < 0)
 		return -1;
 	old = att_file_read(fd, dir, name, max, &olen, rerr, sizeof(rerr));
@@ -273,4 +269,14 @@ out:
 	free(old);
 	close(fd);
 	return rc;
+}
+
+int att_path_open(const char *path, char *dir, size_t dirlen,
+		  const char **name, char *err, size_t errlen)
+{
+	if (att_path_split(path, dir, dirlen, name)) {
+		snprintf(err, errlen, "%s: not a file name", path);
+		return -1;
+	}
+	return att_dir_open(dir, false, err, errlen);
 }
