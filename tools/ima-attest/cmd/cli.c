@@ -419,6 +419,10 @@ int att_cli_parse(struct att_cli *cli, const struct att_cmd *cmd,
 		if (!strcmp(argv[i], "--json"))
 			cli->json = true;
 	for (i = 0; opts[i].name; i++) {
+		if (i == ATT_MAX_OPTS)
+			return att_cli_fail(cli, ATT_EXIT_ERROR,
+					    "more than %d options declared (ATT_MAX_OPTS)",
+					    ATT_MAX_OPTS);
 		lo[i] = (struct option){ opts[i].name,
 			opts[i].arg ? required_argument : no_argument, NULL,
 			OPT_BASE + i };

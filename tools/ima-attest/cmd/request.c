@@ -54,10 +54,10 @@ int cmd_request(int argc, char **argv)
 					       &timeout)) >= 0)
 		return rc;
 	verb = cli.operand[0];
-	for (i = 0; verb[i]; i++)
-		if (verb[i] < 'A' || verb[i] > 'Z' || i >= 31)
-			return att_cli_fail(&cli, ATT_EXIT_ERROR,
-					    "VERB '%s': 1-31 upper-case letters", verb);
+	if (!*verb || strlen(verb) > 31 ||
+	    strspn(verb, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(verb))
+		return att_cli_fail(&cli, ATT_EXIT_ERROR,
+				    "VERB '%s': 1-31 upper-case letters", verb);
 	for (i = 1; i < cli.noperand; i++) {
 		char *eq = strchr(cli.operand[i], '=');
 
