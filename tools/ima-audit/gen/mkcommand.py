@@ -56,15 +56,6 @@ def case(name, reason, args, exit_, fails=(), has=(), errhas=(),
     write(name + ".expect", ("\n".join(lines) + "\n").encode())
 
 
-def fields(data):
-    f, off = [], 0
-    while off + 4 <= len(data):
-        n = int.from_bytes(data[off:off + 4], "little")
-        f.append(data[off + 4:off + 4 + n])
-        off += 4 + n
-    return f
-
-
 # --- the real guest list with no PCR values: a first run --------------
 with open(os.path.join(REAL, "list.bin"), "rb") as f:
     real = imalog.entries(f.read())
@@ -72,7 +63,7 @@ N = len(real)
 assert all(e.pcr == 10 for e in real)
 claimed = None
 for i, e in enumerate(real):
-    fl = fields(e.data)
+    fl = imalog.fields(e.data)
     if e.name == "ima-buf" and fl[1].rstrip(b"\0") in (b"ima_policy",
                                                       b"ima_policy_loaded"):
         claimed = fl[2].decode()

@@ -302,16 +302,6 @@ case("manifest-exclude-refused", "--exclude with a lookbehind: the command "
 REAL = os.path.join(out, "..", "real")
 
 
-def fields(data):
-    """The template data's fields (u32 length, bytes)."""
-    f, off = [], 0
-    while off + 4 <= len(data):
-        n = int.from_bytes(data[off:off + 4], "little")
-        f.append(data[off + 4:off + 4 + n])
-        off += 4 + n
-    return f
-
-
 with open(os.path.join(REAL, "list.bin"), "rb") as fh:
     real = imalog.entries(fh.read())
 with open(os.path.join(REAL, "real-pcrs-keys.expect")) as fh:
@@ -321,7 +311,7 @@ with open(os.path.join(REAL, "ima.der"), "rb") as fh:
     real_cert = _x509.load_der_x509_certificate(fh.read())
 fails = []
 for i, e in enumerate(real):
-    fl = fields(e.data)
+    fl = imalog.fields(e.data)
     name = fl[1].rstrip(b"\0")
     if i == 0 and name == b"boot_aggregate":
         continue            # the policy lists none: not judged

@@ -15,6 +15,7 @@
 #include "ima_json.h"
 #include "ima_keylime.h"
 #include "ima_sumline.h"
+#include "ima_text.h"
 
 #define MAX_DENY_FILE	(64u << 20)
 
@@ -44,23 +45,6 @@ void ima_deny_free(struct ima_denylist *d)
 	free(d->e);
 	free(d->name);
 	free(d);
-}
-
-static int fail(char *err, size_t errlen, const char *what,
-		unsigned long line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, const char *what,
-		unsigned long line, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "%s:%lu: %s", what, line, msg);
-	return -1;
 }
 
 static int add(struct ima_denylist *d, const struct ima_hash_algo *alg,
@@ -99,7 +83,7 @@ static int parse_lines(struct ima_denylist *d, const char *text, size_t len,
 
 	path = malloc(len + 1);
 	if (!path)
-		return fail(err, errlen, what, 0, "out of memory");
+		return ima_line_error(err, errlen, what, 0, "out of memory");
 	while (p < end && !rc) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
@@ -108,11 +92,11 @@ static int parse_lines(struct ima_denylist *d, const char *text, size_t len,
 		switch (ima_sumline_parse(p, (size_t)(eol - p), IMA_SUM_CRLF,
 					  &sl, path, why, sizeof(why))) {
 		case IMA_SUM_ERROR:
-			rc = fail(err, errlen, what, line, "%s", why);
+			rc = ima_line_error(err, errlen, what, line, "%s", why);
 			break;
 		case IMA_SUM_ENTRY:
 			if (add(d, sl.alg, sl.digest, line))
-				rc = fail(err, errlen, what, line,
+				rc = ima_line_error(err, errlen, what, line,
 					  "out of memory");
 			break;
 		}
@@ -137,7 +121,7 @@ static int json_digest(void *arg, const struct ima_json *name,
 
 	(void)name;
 	if (add(c->d, alg, digest, line))
-		return fail(c->err, c->errlen, c->what, line, "out of memory");
+		return ima_line_error(c->err, c->errlen, c->what, line, "out of memory");
 	return 0;
 }
 
@@ -158,7 +142,7 @@ static int parse_json(struct ima_denylist *d, const char *text, size_t len,
 		return -1;
 	digests = ima_json_member(doc.root, "digests");
 	if (!digests)
-		rc = fail(err, errlen, what, doc.root->line,
+		rc = ima_line_error(err, errlen, what, doc.root->line,
 			  "no \"digests\" object (a Keylime runtime policy's)");
 	else
 		rc = ima_keylime_digests(digests, "digests", json_digest, &c,

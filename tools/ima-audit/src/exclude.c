@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ima_exclude.h"
+#include "ima_hash.h"
 
 #define MAX_DEPTH	64
 #define MAX_REPEAT	255	/* a larger bound makes regcomp() explode */
@@ -132,17 +133,6 @@ static bool printable(int c)
 	return c >= 0x20 && c < 0x7f;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * One escaped character after '\' at t->p (both in and out of a class):
  * its code in *c, or a class in *s (*c = -1). in_class: \b is a
@@ -150,7 +140,8 @@ static int hexval(int c)
  */
 static int escape(struct tr *t, bool in_class, int *c, struct set *s)
 {
-	int x, h, l;
+	uint8_t b;
+	int x;
 
 	if (t->p + 1 >= t->end)
 		return tfail(t, "'\\' at the end of the pattern (Python refuses it)");
@@ -187,14 +178,12 @@ static int escape(struct tr *t, bool in_class, int *c, struct set *s)
 		t->p -= 2;
 		return tfail(t, "\\b (a word boundary): POSIX ERE has none");
 	case 'x':
-		h = t->p < t->end ? hexval((unsigned char)t->p[0]) : -1;
-		l = t->p + 1 < t->end ? hexval((unsigned char)t->p[1]) : -1;
-		if (h < 0 || l < 0) {
+		if (t->end - t->p < 2 || ima_hex2bin(t->p, 2, &b, 1) != 1) {
 			t->p -= 2;
 			return tfail(t, "\\x needs two hex digits (Python refuses it)");
 		}
 		t->p += 2;
-		*c = h << 4 | l;
+		*c = b;
 		if (*c >= 0x80 || !*c) {
 			t->p -= 4;
 			return tfail(t, "\\x%02x: only printable ASCII paths are matched",

@@ -14,6 +14,7 @@
 
 #include "ima_audit.h"
 #include "ima_json.h"
+#include "ima_text.h"
 
 #define BLOCK_VALUES 4096
 
@@ -106,25 +107,14 @@ static void blanks(struct parser *ps)
 	}
 }
 
+/* four hex digits (a \u escape) */
 static int hex4(const char *p, unsigned int *out)
 {
-	unsigned int v = 0;
-	int i;
+	uint8_t b[2];
 
-	for (i = 0; i < 4; i++) {
-		int c = (unsigned char)p[i], d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return -1;
-		v = v << 4 | (unsigned int)d;
-	}
-	*out = v;
+	if (ima_hex2bin(p, 4, b, 2) != 2)
+		return -1;
+	*out = (unsigned int)b[0] << 8 | b[1];
 	return 0;
 }
 
@@ -146,29 +136,6 @@ static char *put_utf8(char *o, uint32_t cp)
 		*o++ = (char)(0x80 | (cp & 0x3f));
 	}
 	return o;
-}
-
-/* The length of the UTF-8 sequence at p (before end), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *end)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	if ((size_t)(end - p) < n)
-		return 0;
-	cp = p[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
 }
 
 /* A string at ps->p (its '"'), decoded into doc->strings. */
@@ -194,8 +161,8 @@ static int string(struct parser *ps, const char **s, size_t *n)
 			return fail(ps, "control character 0x%02x in a JSON string (write it as \\u%04x)",
 				    c, c);
 		if (c >= 0x80) {
-			k = utf8_seq((const unsigned char *)ps->p,
-				     (const unsigned char *)ps->end);
+			k = ima_utf8_len((const unsigned char *)ps->p,
+					 (size_t)(ps->end - ps->p));
 			if (!k)
 				return fail(ps, "byte 0x%02x in a JSON string is not UTF-8",
 					    c);

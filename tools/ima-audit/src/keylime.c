@@ -5,29 +5,12 @@
  * from digests the audit proved.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ima_audit.h"
 #include "ima_keylime.h"
-
-static int fail(char *err, size_t errlen, const char *what,
-		unsigned long line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, const char *what,
-		unsigned long line, const char *fmt, ...)
-{
-	char msg[300];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "%s:%lu: %s", what, line, msg);
-	return -1;
-}
+#include "ima_text.h"
 
 int ima_keylime_sniff(const char *path)
 {
@@ -56,22 +39,22 @@ static int digest_of(const struct ima_json *v, const struct ima_hash_algo **alg,
 	size_t i;
 
 	if (v->type != IMA_JSON_STRING)
-		return fail(err, errlen, what, v->line,
+		return ima_line_error(err, errlen, what, v->line,
 			    "%s: a digest is not a JSON string", field);
 	for (i = 0; i < v->len; i++)
 		if (!((v->str[i] >= '0' && v->str[i] <= '9') ||
 		      (v->str[i] >= 'a' && v->str[i] <= 'f')))
-			return fail(err, errlen, what, v->line,
+			return ima_line_error(err, errlen, what, v->line,
 				    "%s: a digest that is not lowercase hex (Keylime's schema: ^[0-9a-f]{40,128}$)",
 				    field);
 	*alg = v->len % 2 ? NULL : ima_hash_by_size((unsigned int)v->len / 2);
 	if (!*alg)
-		return fail(err, errlen, what, v->line,
+		return ima_line_error(err, errlen, what, v->line,
 			    "%s: a digest of %zu hex digits is of no algorithm (40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512)",
 			    field, v->len);
 	if (ima_hex2bin(v->str, v->len, d, IMA_MAX_DIGEST) !=
 	    (int)(*alg)->size)
-		return fail(err, errlen, what, v->line, "%s: not a hex digest",
+		return ima_line_error(err, errlen, what, v->line, "%s: not a hex digest",
 			    field);
 	return 0;
 }
@@ -85,11 +68,11 @@ int ima_keylime_digests(const struct ima_json *obj, const char *field,
 	uint8_t d[IMA_MAX_DIGEST];
 
 	if (obj->type != IMA_JSON_OBJECT)
-		return fail(err, errlen, what, obj->line,
+		return ima_line_error(err, errlen, what, obj->line,
 			    "\"%s\" is not a JSON object", field);
 	for (name = obj->child; name; name = name->next) {
 		if (name->type != IMA_JSON_ARRAY)
-			return fail(err, errlen, what, name->line,
+			return ima_line_error(err, errlen, what, name->line,
 				    "%s: a path's digests are not a JSON array",
 				    field);
 		for (v = name->child; v; v = v->next)
@@ -115,13 +98,13 @@ static int table_add(void *arg, const struct ima_json *name,
 	struct table_ctx *c = arg;
 
 	if (ima_hash_collision_prone(alg))	/* no length is md5's: never */
-		return fail(c->err, c->errlen, c->what, line,
+		return ima_line_error(c->err, c->errlen, c->what, line,
 			    "a %s digest: collision-prone", alg->name);
 	if (c->boot && name->key_len == 14 &&
 	    !memcmp(name->key, "boot_aggregate", 14))
 		*c->boot = true;
 	if (ima_manifest_add(c->m, name->key, name->key_len, alg, digest))
-		return fail(c->err, c->errlen, c->what, line, "out of memory");
+		return ima_line_error(c->err, c->errlen, c->what, line, "out of memory");
 	return 0;
 }
 
@@ -134,7 +117,7 @@ static int read_table(const struct ima_json *root, const char *field,
 
 	if (!obj) {
 		if (required)
-			return fail(err, errlen, what, root->line,
+			return ima_line_error(err, errlen, what, root->line,
 				    "no \"%s\" object (a Keylime runtime policy has one)",
 				    field);
 		return 0;
@@ -195,18 +178,18 @@ static int read_keys(struct ima_keylime *kl, const struct ima_json *vk,
 	int rc = -1;
 
 	if (vk->type != IMA_JSON_STRING)
-		return fail(err, errlen, what, vk->line,
+		return ima_line_error(err, errlen, what, vk->line,
 			    "\"verification-keys\" is not a JSON string");
 	if (!vk->len)
 		return 0;
 	if (ima_json_parse(&doc, vk->str, vk->len, "verification-keys", why,
 			   sizeof(why)))
-		return fail(err, errlen, what, vk->line, "%s", why);
+		return ima_line_error(err, errlen, what, vk->line, "%s", why);
 	root = doc.root;
 	if (root->type == IMA_JSON_STRING) {
 		if (ima_json_parse(&inner, root->str, root->len,
 				   "verification-keys", why, sizeof(why))) {
-			fail(err, errlen, what, vk->line, "%s", why);
+			ima_line_error(err, errlen, what, vk->line, "%s", why);
 			goto out;
 		}
 		root = inner.root;
@@ -215,7 +198,7 @@ static int read_keys(struct ima_keylime *kl, const struct ima_json *vk,
 	keyids = ima_json_member(root, "keyids");
 	if (!pubkeys || pubkeys->type != IMA_JSON_ARRAY ||
 	    (keyids && keyids->type != IMA_JSON_ARRAY)) {
-		fail(err, errlen, what, vk->line,
+		ima_line_error(err, errlen, what, vk->line,
 		     "\"verification-keys\": no \"pubkeys\" array (and \"keyids\" must be one)");
 		goto out;
 	}
@@ -226,7 +209,7 @@ static int read_keys(struct ima_keylime *kl, const struct ima_json *vk,
 
 		if (k && (k->type != IMA_JSON_NUMBER || !k->integer ||
 			  k->ival < 0 || k->ival > 0xffffffffLL)) {
-			fail(err, errlen, what, vk->line,
+			ima_line_error(err, errlen, what, vk->line,
 			     "\"verification-keys\": keyids[%zu] is not a 32-bit key id",
 			     i);
 			goto out;
@@ -239,7 +222,7 @@ static int read_keys(struct ima_keylime *kl, const struct ima_json *vk,
 		snprintf(name, sizeof(name), "%s verification-keys pubkeys[%zu]",
 			 kl->file ? kl->file : what, i);
 		if (n <= 0) {
-			fail(err, errlen, what, vk->line,
+			ima_line_error(err, errlen, what, vk->line,
 			     "\"verification-keys\": pubkeys[%zu] is not base64",
 			     i);
 			goto out;
@@ -247,7 +230,7 @@ static int read_keys(struct ima_keylime *kl, const struct ima_json *vk,
 		if (ima_keyring_add_der_pubkey(&kl->keys, der, (size_t)n,
 					       (uint32_t)id, name, why,
 					       sizeof(why))) {
-			fail(err, errlen, what, vk->line,
+			ima_line_error(err, errlen, what, vk->line,
 			     "\"verification-keys\": pubkeys[%zu]: %s", i, why);
 			goto out;
 		}
@@ -266,11 +249,11 @@ static int read_ima(struct ima_keylime *kl, const struct ima_json *ima,
 	const struct ima_json *v, *s;
 
 	if (ima->type != IMA_JSON_OBJECT)
-		return fail(err, errlen, what, ima->line,
+		return ima_line_error(err, errlen, what, ima->line,
 			    "\"ima\" is not a JSON object");
 	v = ima_json_member(ima, "dm_policy");
 	if (v && v->type != IMA_JSON_NULL)
-		return fail(err, errlen, what, v->line,
+		return ima_line_error(err, errlen, what, v->line,
 			    "\"ima\": a device-mapper policy (dm_policy): not read by ima-audit, so nothing it asks would be checked");
 	v = ima_json_member(ima, "log_hash_alg");
 	if (v) {
@@ -278,27 +261,27 @@ static int read_ima(struct ima_keylime *kl, const struct ima_json *ima,
 		    !(kl->log_hash_alg = ima_hash_by_name(v->str, v->len)) ||
 		    ima_bank_by_name(v->str, v->len) < 0 ||
 		    strlen(v->str) != v->len)
-			return fail(err, errlen, what, v->line,
+			return ima_line_error(err, errlen, what, v->line,
 				    "\"ima\": log_hash_alg is not sha1, sha256, sha384 or sha512");
 	}
 	v = ima_json_member(ima, "ignored_keyrings");
 	if (!v)
 		return 0;
 	if (v->type != IMA_JSON_ARRAY)
-		return fail(err, errlen, what, v->line,
+		return ima_line_error(err, errlen, what, v->line,
 			    "\"ima\": ignored_keyrings is not a JSON array");
 	kl->ignored = calloc(v->count ? v->count : 1, sizeof(*kl->ignored));
 	if (!kl->ignored)
-		return fail(err, errlen, what, v->line, "out of memory");
+		return ima_line_error(err, errlen, what, v->line, "out of memory");
 	for (s = v->child; s; s = s->next) {
 		if (s->type != IMA_JSON_STRING)
-			return fail(err, errlen, what, s->line,
+			return ima_line_error(err, errlen, what, s->line,
 				    "\"ima\": an ignored keyring is not a JSON string");
 		if (s->len == 1 && s->str[0] == '*')
 			kl->ignore_all = true;
 		kl->ignored[kl->nignored] = strndup(s->str, s->len);
 		if (!kl->ignored[kl->nignored++])
-			return fail(err, errlen, what, s->line, "out of memory");
+			return ima_line_error(err, errlen, what, s->line, "out of memory");
 	}
 	return 0;
 }
@@ -319,36 +302,36 @@ int ima_keylime_parse(struct ima_keylime *kl, struct ima_manifest *m,
 	kl->keyrings = ima_manifest_new();
 	kl->bufs = ima_manifest_new();
 	if (!kl->keyrings || !kl->bufs) {
-		fail(err, errlen, what, 1, "out of memory");
+		ima_line_error(err, errlen, what, 1, "out of memory");
 		goto out;
 	}
 	if (root->type != IMA_JSON_OBJECT) {
-		fail(err, errlen, what, root->line,
+		ima_line_error(err, errlen, what, root->line,
 		     "not a JSON object: not a Keylime runtime policy");
 		goto out;
 	}
 	if (ima_json_member(root, "payload")) {
-		fail(err, errlen, what, root->line,
+		ima_line_error(err, errlen, what, root->line,
 		     "a signed policy (a DSSE envelope): verify it and give its payload");
 		goto out;
 	}
 	meta = ima_json_member(root, "meta");
 	v = meta ? ima_json_member(meta, "version") : NULL;
 	if (!v || v->type != IMA_JSON_NUMBER || !v->integer) {
-		fail(err, errlen, what, meta ? meta->line : root->line,
+		ima_line_error(err, errlen, what, meta ? meta->line : root->line,
 		     "no \"meta\": {\"version\": N}: not a Keylime runtime policy (an older allowlist? keylime_convert_runtime_policy converts one)");
 		goto out;
 	}
 	kl->version = v->ival;
 	if (kl->version != IMA_KEYLIME_VERSION) {
-		fail(err, errlen, what, v->line,
+		ima_line_error(err, errlen, what, v->line,
 		     "meta.version %lld: this reader knows version %d only",
 		     kl->version, IMA_KEYLIME_VERSION);
 		goto out;
 	}
 	v = ima_json_member(root, "release");
 	if (v && (v->type != IMA_JSON_NUMBER || !v->integer || v->ival < 0)) {
-		fail(err, errlen, what, v->line,
+		ima_line_error(err, errlen, what, v->line,
 		     "\"release\" is not an integer of 0 or more");
 		goto out;
 	}
@@ -361,13 +344,13 @@ int ima_keylime_parse(struct ima_keylime *kl, struct ima_manifest *m,
 		goto out;
 	v = ima_json_member(root, "excludes");
 	if (v && v->type != IMA_JSON_ARRAY) {
-		fail(err, errlen, what, v->line,
+		ima_line_error(err, errlen, what, v->line,
 		     "\"excludes\" is not a JSON array");
 		goto out;
 	}
 	for (i = 0, e = v ? v->child : NULL; e; e = e->next, i++) {
 		if (e->type != IMA_JSON_STRING) {
-			fail(err, errlen, what, e->line,
+			ima_line_error(err, errlen, what, e->line,
 			     "\"excludes\": an entry is not a JSON string");
 			goto out;
 		}
@@ -386,7 +369,7 @@ int ima_keylime_parse(struct ima_keylime *kl, struct ima_manifest *m,
 	if (kl->keys.n) {
 		kl->verifier = ima_verifier_new(&kl->keys);
 		if (!kl->verifier) {
-			fail(err, errlen, what, 1, "out of memory");
+			ima_line_error(err, errlen, what, 1, "out of memory");
 			goto out;
 		}
 	}
@@ -514,29 +497,13 @@ void ima_keylime_out_free(struct ima_keylime_out *o)
 /* Valid UTF-8 (a JSON string of characters can hold it), no NUL. */
 static bool utf8_name(const unsigned char *s, size_t n)
 {
-	size_t i = 0, k, j;
-	uint32_t cp;
+	size_t i = 0, k;
 
 	while (i < n) {
 		if (!s[i])
 			return false;
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if (s[i] < 0xc2 || s[i] > 0xf4)
-			return false;
-		k = s[i] < 0xe0 ? 2 : s[i] < 0xf0 ? 3 : 4;
-		if (n - i < k)
-			return false;
-		cp = s[i] & (0x7f >> k);
-		for (j = 1; j < k; j++) {
-			if ((s[i + j] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + j] & 0x3f);
-		}
-		if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		k = s[i] < 0x80 ? 1 : ima_utf8_len(s + i, n - i);
+		if (!k)
 			return false;
 		i += k;
 	}

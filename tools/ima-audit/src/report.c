@@ -7,6 +7,7 @@
 
 #include "ima_audit.h"
 #include "ima_html.h"
+#include "ima_text.h"
 #include "ima_version.h"
 
 static const char *const boot_status[] = {
@@ -117,29 +118,6 @@ size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len)
 	return n;
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n > left)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void ima_json_escape(FILE *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -147,7 +125,7 @@ void ima_json_escape(FILE *out, const char *s, size_t len)
 
 	while (i < len) {
 		unsigned char c = p[i];
-		size_t n = c >= 0x80 ? utf8_len(p + i, len - i) : 0;
+		size_t n = c >= 0x80 ? ima_utf8_len(p + i, len - i) : 0;
 
 		if (c == '"' || c == '\\') {
 			fprintf(out, "\\%c", c);
