@@ -10,11 +10,16 @@
 #include <stddef.h>
 
 /*
- * The long option of opts (NULL-terminated table) closest to arg
- * ("--manifets=x", "manifets"): within two edits (insert, delete,
- * replace, swap of neighbours), at most one per three letters of the
- * option; NULL when none is.
+ * The name of names[] nearest to word (len bytes) within the edits a slip
+ * of the keys makes -- insert, delete, replace, a swap of neighbours: one
+ * for a word under 4 letters, two under 12, three beyond -- or NULL. The
+ * rule of both tools (ima-audit's options, ima-attest's commands and
+ * options).
  */
+const char *ima_cli_nearest(const char *word, size_t len,
+			    const char *const *names, int n);
+/* The long option of opts (a NULL-terminated table) nearest to arg
+ * ("--manifets=x", "manifets"), by ima_cli_nearest(), or NULL. */
 const char *ima_cli_suggest(const struct option *opts, const char *arg);
 /*
  * The long options arg abbreviates, "--a, --b" into buf (len bytes);

@@ -18,7 +18,10 @@ static size_t bare(const char **arg)
 	return eq ? (size_t)(eq - *arg) : strlen(*arg);
 }
 
-/* Optimal string alignment distance, capped at cap + 1. */
+/*
+ * Optimal string alignment distance (a swap of neighbours one edit),
+ * capped at cap + 1; words of 63 bytes or more are too far.
+ */
 static size_t distance(const char *a, size_t n, const char *b, size_t m,
 		       size_t cap)
 {
@@ -53,21 +56,33 @@ static size_t distance(const char *a, size_t n, const char *b, size_t m,
 	return d[n % 3][m];
 }
 
-const char *ima_cli_suggest(const struct option *opts, const char *arg)
+const char *ima_cli_nearest(const char *word, size_t len,
+			    const char *const *names, int n)
 {
-	size_t n = bare(&arg), bestd = 3, d;
+	/* a slip of the keys, not another word */
+	size_t cap = len < 4 ? 1 : len < 12 ? 2 : 3, bestd = cap + 1, d;
 	const char *best = NULL;
+	int i;
 
-	for (; opts->name; opts++) {
-		size_t m = strlen(opts->name);
-
-		d = distance(arg, n, opts->name, m, 2);
-		if (d < bestd && 3 * d <= m) {
+	for (i = 0; i < n; i++) {
+		d = distance(word, len, names[i], strlen(names[i]), cap);
+		if (d < bestd) {
 			bestd = d;
-			best = opts->name;
+			best = names[i];
 		}
 	}
 	return best;
+}
+
+const char *ima_cli_suggest(const struct option *opts, const char *arg)
+{
+	const char *names[256];
+	size_t len = bare(&arg);
+	int n = 0;
+
+	for (; opts->name && n < 256; opts++)
+		names[n++] = opts->name;
+	return ima_cli_nearest(arg, len, names, n);
 }
 
 int ima_cli_prefixes(const struct option *opts, const char *arg, char *buf,
