@@ -16,6 +16,7 @@
 #include "att_cmd.h"
 #include "att_verdict.h"
 #include "ima_audit.h"
+#include "ima_cli.h"
 #include "ima_hash.h"
 
 #define OPT_BASE	256
@@ -251,50 +252,10 @@ int att_cli_seconds(struct att_cli *cli, const char *opt, const char *s,
 
 /* --- usage ----------------------------------------------------------- */
 
-/*
- * Edit distance of a and b, a swap of two neighbours counting one (the
- * optimal string alignment distance); a few dozen bytes at most.
- */
-static int distance(const char *a, const char *b)
-{
-	int d[65][65], i, j, v;
-	int la = (int)strlen(a), lb = (int)strlen(b);
-
-	if (la > 64 || lb > 64)
-		return INT_MAX;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	return d[la][lb];
-}
-
+/* the rule ima-audit's options follow too (ima_cli.h) */
 const char *att_nearest(const char *word, const char *const *names, int n)
 {
-	const char *best = NULL;
-	int i, d, bestd = INT_MAX, len = (int)strlen(word);
-
-	for (i = 0; i < n; i++) {
-		d = distance(word, names[i]);
-		if (d < bestd) {
-			bestd = d;
-			best = names[i];
-		}
-	}
-	/* a slip of the keys, not another word */
-	return bestd <= (len < 4 ? 1 : len < 12 ? 2 : 3) ? best : NULL;
+	return ima_cli_nearest(word, strlen(word), names, n);
 }
 
 static int opt_names(const struct att_cli *cli, const char **names)
