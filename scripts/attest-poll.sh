@@ -7,11 +7,15 @@
 # verified by `ima-attest poll` from its state file; the guest does work
 # between rounds. Attack rounds follow (the last one reboots the machine:
 # same TPM, the persistent AK), each refused at its poll with its
-# reason, the state left where it was. Prints TAP, one line per round.
+# reason, the state left where it was. Every round, passed or refused, is
+# recorded (ima-attest poll --record); at the end the firmware's event log
+# is verified against round 1's quote and the page shows it with every
+# round (ima-attest verify --html --rounds). Prints TAP, one line per round.
 # Usage:   attest-poll.sh [RUN_NAME]   (default attest)
 # Inputs:  the kernel and image (make image), tools/ima-attest, build/keys.
-# Outputs: build/<variant>/attest-<run>/ (state, every round's files),
-#          boot.sh's results in build/<variant>/results/<run>/.
+# Outputs: build/<variant>/attest-<run>/ (state, every round's files, the
+#          rounds' record rounds.jsonl, the page attest.html), boot.sh's
+#          results in build/<variant>/results/<run>/.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib/tap.sh"
 . "$TOP/scripts/enroll-wait.sh"
@@ -23,6 +27,8 @@ variant=$(stage_variant)
 work=$BUILD/$variant/run/$run
 dir=$BUILD/$variant/attest-$run
 state=$dir/state
+rounds=$dir/rounds.jsonl
+page=$dir/attest.html
 key=$BUILD/keys/ima.der
 # the state's directory is the verifier's own (ima-attest poll refuses one
 # that others can write)
@@ -69,10 +75,13 @@ round() {
 		{ echo "request failed: $(cat "$dir/$1.err")"; return 2; }
 }
 # poll NAME [NONCE] [ENTRIES] [OFFSET]: the verifier on round NAME's files
+polls=0
 poll() {
 	local r=$dir/$1
 	rc=0
+	polls=$((polls + 1))
 	out=$("$attest" poll --state "$state" --enrolled "$enrolled" --key "$key" \
+		--record "$rounds" --round "$1" \
 		--quote "$r/msg" --quote-sig "$r/sig" --quote-pcrs "$r/pcrs" \
 		--nonce "${2:-$(cat "$dir/$1.nonce")}" --entries "${3:-$r/entries}" \
 		--offset "${4:-$(cat "$r/offset")}" 2>&1) || rc=$?
@@ -106,6 +115,10 @@ expect "round 3, after loading a signed module and signed firmware" 0 'round 3: 
 round r4
 poll r4
 expect "round 4, nothing done: the entries left after round 3's quote" 0 'round 4: PASS'
+# the firmware's event log of this boot, for the page (verified below
+# against round 1's quote: the same boot, the same PCRs 0-9)
+request eventlog EVENTLOG && [ -s "$dir/eventlog/log" ] ||
+	tap_fail "the guest's firmware event log (EVENTLOG)" "$(cat "$dir/eventlog.err" "$dir/eventlog/why" 2>/dev/null)"
 
 # attacks
 round a-replay
@@ -161,6 +174,19 @@ if [ "$(agents)" -gt "$before" ]; then
 else
 	tap_fail "a reboot between rounds: refused at the next poll" "no agent of a new boot within 300 s (console $console)"
 fi
+
+# the page: round 1's quote, the firmware log against it, the list's
+# boot_aggregate, and every round recorded above (passed and refused)
+rc=0
+out=$("$attest" verify --enrolled "$enrolled" --quote "$dir/r1/msg" --quote-sig "$dir/r1/sig" \
+	--quote-pcrs "$dir/r1/pcrs" --nonce "$(cat "$dir/r1.nonce")" \
+	--eventlog "$dir/eventlog/log" --list "$dir/r1/entries" \
+	--html "$page" --rounds "$rounds" 2>&1) || rc=$?
+expect "the firmware log replays to round 1's quoted PCRs 0-9, the list's boot_aggregate is theirs; the page: $page" \
+	0 'result: PASS'
+tap_is "every round polled is recorded ($polls), and the page embeds the record" \
+	"$(wc -l <"$rounds" 2>/dev/null || echo 0) $(grep -c 'id="ima-rounds"' "$page" 2>/dev/null || echo 0)" \
+	"$polls 1"
 
 request bye BYE || true
 wait "$boot_pid"

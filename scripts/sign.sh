@@ -14,12 +14,18 @@
 #          build/rootfs.tar (rootfs.sh), rootfs/overlay/, tests/guest/,
 #          tests/lib/, policies/, the policies the boot files join
 #          (tests/boots/*.boot).
-# Outputs: build/<variant>/signed/, the guest's tree, and its stamp.
+# Outputs: build/<variant>/signed/, the guest's tree, and its stamp;
+#          build/<variant>/signed.keylime.json, the Keylime runtime policy
+#          of the tree (scripts/keylime-policy.py: every root-owned file's
+#          sha256, the keys the kernel puts on .ima, the IMA key as its
+#          verification key), for ima-audit --manifest or a Keylime
+#          verifier.
 #          Rebuilt from scratch when an input changes; safe to run twice.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/boots.sh"
 need evmctl ima-evm-utils
 need setfattr attr
+need python3 python3
 
 variant=$(stage_variant)
 # the user's own inputs first, before anything is built or marked done:
@@ -58,10 +64,10 @@ key=$( (cat "$kdir/out/stamp"; sha256sum <"$keys/ima.pem"; sha256sum <"$keys/rog
 	readlink -f "$BUILD/rootfs.tar"
 	content_hash "$TOP/policies" "$TOP/rootfs/overlay" "$TOP/tests/guest" "$TOP/tests/lib"
 	echo "$boot_policies"; declare -f boot_policy_path boot_policy_compose
-	sha256sum <"$0"; echo "tag=$IMAGE_TAG"
+	sha256sum <"$0"; sha256sum <"$TOP/scripts/keylime-policy.py"; echo "tag=$IMAGE_TAG"
 	[ -z "$user_policy" ] || { echo user-policy; sha256sum <"$user_policy"; }
 	[ -z "$user_files" ] || { echo user-files; content_hash "$user_files"; }) | sha256sum | cut -c1-16)
-if stamp_ok "$key" "$out.stamp" && [ -d "$out" ]; then
+if stamp_ok "$key" "$out.stamp" && [ -d "$out" ] && [ -s "$out.keylime.json" ]; then
 	log "signed tree up to date (key $key)"
 	exit 0
 fi
@@ -309,6 +315,14 @@ for p in ima-policy ${user_policy:+user-policy}; do
 	run evmctl ima_verify --key "$keys/ima.der" "$tmp/etc/ima/$p" >/dev/null 2>&1 ||
 		die "evmctl ima_verify failed on /etc/ima/$p right after signing: check the IMA key in $keys"
 done
+
+# 6. the tree's Keylime runtime policy, beside it: what the fixture
+#    manifests say of each suite's files, said of every root-owned file
+policy_sum=$(python3 "$TOP/scripts/keylime-policy.py" "$tmp" "$out.keylime.json" \
+	--keyring .ima="$keys/ima.der" --keyring .ima="$tmp/opt/ima-stack/certs/module.der" \
+	--verification-key "$keys/ima.der") ||
+	die "writing the tree's Keylime policy $out.keylime.json failed"
+log "Keylime runtime policy: $out.keylime.json ($policy_sum)"
 
 rm -rf "$out" && mv "$tmp" "$out"
 echo "$key" >"$out.stamp"

@@ -21,38 +21,6 @@ python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography n
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
 mitm=$TOP/tests/host/attest/mitm.py
 
-# tpm NAME: a TPM whose EK certificate CA NAME issued; swtpm on a unix socket
-tpm() {
-	local d=$tmp/$1
-	mkdir -p "$d/ca" "$d/state"
-	cat >"$d/localca.conf" <<-EOF2
-		statedir = $d/ca
-		signingkey = $d/ca/signkey.pem
-		issuercert = $d/ca/issuercert.pem
-		certserial = $d/ca/certserial
-	EOF2
-	printf '%s\n' "--platform-manufacturer ima-stack-test-$1" \
-		"--platform-version 2.1" "--platform-model QEMU" >"$d/localca.options"
-	cat >"$d/setup.conf" <<-EOF2
-		create_certs_tool = /usr/bin/swtpm_localca
-		create_certs_tool_config = $d/localca.conf
-		create_certs_tool_options = $d/localca.options
-		active_pcr_banks = sha1,sha256
-	EOF2
-	swtpm_setup --tpm2 --tpmstate "$d/state" --config "$d/setup.conf" \
-		--create-ek-cert --create-platform-cert --pcr-banks sha1,sha256 \
-		--overwrite >"$d/setup.log" 2>&1 || tap_bail "swtpm_setup for $1 failed: $(tail -n 3 "$d/setup.log")"
-	swtpm socket --tpm2 --tpmstate dir="$d/state" --flags startup-clear \
-		--server type=unixio,path="$d/tpm.sock" \
-		--ctrl type=unixio,path="$d/tpm.sock.ctrl" >"$d/swtpm.log" 2>&1 &
-	pids+=($!)
-	for _ in $(seq 100); do
-		[ -S "$d/tpm.sock" ] && [ -S "$d/tpm.sock.ctrl" ] && break
-		sleep 0.1
-	done
-	[ -S "$d/tpm.sock" ] || tap_bail "swtpm for $1 did not start"
-	cat "$d/ca/issuercert.pem" >"$d/chain.pem"
-}
 tpm A
 tpm B
 caA=$tmp/A/ca/swtpm-localca-rootca-cert.pem

@@ -18,6 +18,13 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 command -v python3 >/dev/null || tap_bail "python3 not installed: run \`make deps\`"
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
+# a manufacturer CA for the enrollments below, which never reach a TPM:
+# enroll reads its CA before it waits for a guest, and refuses one it
+# cannot use
+export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/ca.key" -subj /CN=wait-test-ca \
+	-days 1 -out "$tmp/ca.pem" 2>/dev/null
+ca=$tmp/ca.pem
 
 # record DIR BOOT [pass|fail|mixed|old]: an enrolled directory as
 # ima-attest enroll writes it (tests/host/attest/record.py; BOOT "-": none
@@ -124,7 +131,7 @@ PY
 pids+=($!)
 for _ in $(seq 50); do [ -S "$tmp/silent.sock" ] && break; sleep 0.1; done
 erc=0
-"$attest" enroll --channel "$tmp/silent.sock" --ca /dev/null --out "$o" --timeout 3 \
+"$attest" enroll --channel "$tmp/silent.sock" --ca "$ca" --out "$o" --timeout 3 \
 	--boot new >"$tmp/enroll.out" 2>&1 &
 epid=$!
 sleep 1
@@ -147,13 +154,13 @@ tap_is "no temporary record left beside it" "$(find "$o" -name '.verdict.*' ! -n
 # a link planted at the record's own name: replaced, never followed
 rm -f "$o/verdict"
 ln -s "$tmp/victim" "$o/verdict"
-"$attest" enroll --channel "$tmp/none.sock" --ca /dev/null --out "$o" --timeout 1 \
+"$attest" enroll --channel "$tmp/none.sock" --ca "$ca" --out "$o" --timeout 1 \
 	--boot new3 >/dev/null 2>&1 || true
 tap_is "a link planted at the record's name: the record replaces it, the link's target untouched" \
 	"$(stat -c %F "$o/verdict") $(cat "$tmp/victim")" "regular file untouched"
 # a stale record and a channel that does not exist: enroll replaces it
 record "$o" old pass
-"$attest" enroll --channel "$tmp/none.sock" --ca /dev/null --out "$o" --timeout 1 \
+"$attest" enroll --channel "$tmp/none.sock" --ca "$ca" --out "$o" --timeout 1 \
 	--boot new2 >/dev/null 2>&1 || true
 out=$(enroll_wait "$attest" "$o" old "$$" 1) && rc=0 || rc=$?
 tap_is "after an enroll of boot new2, the old boot's record is gone (enroll_wait for it: rc 2)" "$rc" 2
@@ -163,15 +170,35 @@ tap_is "and its AK too (no ak.pem, ak.pub, ak.name of another enrollment left)" 
 mkdir -m 0777 "$tmp/open"
 chmod 0777 "$tmp/open"
 rc=0
-out=$("$attest" enroll --channel "$tmp/none.sock" --ca /dev/null --out "$tmp/open" --timeout 1 \
+out=$("$attest" enroll --channel "$tmp/none.sock" --ca "$ca" --out "$tmp/open" --timeout 1 \
 	--boot new 2>&1) || rc=$?
 tap_like "ima-attest enroll into a directory others can write: exit 2, nothing written" \
 	"$rc $(find "$tmp/open" -mindepth 1 | wc -l) $out" "^2 0 .*writable by others"
+# 4b. inputs the enrollment cannot use are refused before the wait for a
+#     guest (before, a CA that is no certificate waited the whole --timeout
+#     on the channel, and only then failed): each exits 2 at once, names
+#     the input, and leaves no record
+: >"$tmp/empty.pem"
+printf 'not a certificate\n' >"$tmp/text.pem"
+for c in "ca:$tmp/none.pem:No such file" "ca:$tmp/empty.pem:no PEM certificate" \
+	"ca-chain:$tmp/text.pem:no PEM certificate in the CA chain file"; do
+	IFS=: read -r opt file want <<<"$c"
+	args=(--ca "$ca")
+	[ "$opt" = ca ] && args=(--ca "$file")
+	[ "$opt" = ca-chain ] && args+=(--ca-chain "$file")
+	rc=0
+	start=$(date +%s)
+	out=$(timeout 60 "$attest" enroll --channel "$tmp/none.sock" "${args[@]}" \
+		--out "$tmp/early" --timeout 600 --boot early 2>&1) || rc=$?
+	tap_like "enroll --$opt $(basename "$file"): exit 2 before any wait, the input named, no record" \
+		"$rc $(( $(date +%s) - start < 10 ? 1 : 0 )) $([ -e "$tmp/early/verdict" ] && echo verdict || echo none) $out" \
+		"^2 1 none .*$(basename "$file"): $want"
+done
 # 5. boot names that could forge a line are refused
 for bad in "" "a b" "x
 PASS AK binding" "$(printf 'a%.0s' $(seq 65))" "../x"; do
 	rc=0
-	"$attest" enroll --channel "$tmp/none.sock" --ca /dev/null --out "$tmp/bad" --timeout 1 \
+	"$attest" enroll --channel "$tmp/none.sock" --ca "$ca" --out "$tmp/bad" --timeout 1 \
 		--boot "$bad" >/dev/null 2>&1 || rc=$?
 	tap_is "enroll --boot '$(printf '%s' "$bad" | tr '\n' '|' | cut -c1-20)': usage error (exit 2), no record" \
 		"$rc $([ -e "$tmp/bad/verdict" ] && echo verdict || echo none)" "2 none"

@@ -52,9 +52,11 @@ page() {
 			"--json exit $jrc, --html exit $hrc, built for $want" "$(head -c 300 "$tmp/pages/$n.err")"
 		return 0
 	fi
-	# no report (the quote's files do not parse, before any audit): no
-	# JSON and no page; a report: a page
-	if [ ! -s "$tmp/pages/$n.json" ]; then
+	# no report (an input refused before any audit): the JSON object is
+	# an error (a name in it cannot hold '"result":"error"': JSON escapes
+	# its quotes), and no page; a report: a page
+	if [ ! -s "$tmp/pages/$n.json" ] ||
+		grep -q '"result":"error"' "$tmp/pages/$n.json"; then
 		[ ! -e "$tmp/pages/$n.html" ] || tap_fail "$n: no report, no page" "a page was written"
 		return 0
 	fi

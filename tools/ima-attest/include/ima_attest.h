@@ -19,9 +19,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
+#include "att_verdict.h"
 #include "ima_deny.h"
 #include "ima_pcr.h"
+#include "ima_quote.h"
 
 #define ATT_ALG_RSA		0x0001
 #define ATT_ALG_SHA1		0x0004
@@ -49,16 +52,31 @@
 #define ATT_MAX_RSA		512	/* TPM2B_PUBLIC_KEY_RSA */
 #define ATT_MAX_DIGEST		64
 #define ATT_MAX_NAME		(2 + ATT_MAX_DIGEST)
-#define ATT_MAX_REASONS		8
-#define ATT_REASON_LEN		400	/* escaped, with the NUL */
+#define ATT_REASON_LEN		400	/* one reason, escaped, with the NUL */
 
+/*
+ * Every failure a verdict found (reasons.c): r[i], escaped (printable,
+ * one line), of class cls[i] (att_verdict.h). There is no limit on their
+ * number; n > 0 means the verdict failed. Without memory for one more,
+ * the first still takes a place of its own (n stays > 0) and later ones
+ * are counted in lost. { 0 } is an empty list; att_reasons_free it.
+ */
 struct att_reasons {
-	int n;
-	char r[ATT_MAX_REASONS][ATT_REASON_LEN];
+	int n, cap;
+	char **r;
+	int *cls;
+	unsigned long lost;
+	bool oom;
 };
 
-void att_reason(struct att_reasons *rs, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void att_reason(struct att_reasons *rs, int cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* text as it is: escaped already (a record's reason, read back) */
+void att_reason_text(struct att_reasons *rs, int cls, const char *text);
+/* from's reasons after to's, each with prefix; the number added */
+int att_reasons_append(struct att_reasons *to, const struct att_reasons *from,
+		       const char *prefix);
+void att_reasons_free(struct att_reasons *rs);
 
 /* TPMT_PUBLIC of an RSA key (the only type supported) */
 struct att_public {
@@ -114,6 +132,23 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 		 const char *chain_file, const struct att_public *ek,
 		 struct att_reasons *rs);
+
+/*
+ * A certificate as DER: in itself, or the first of a PEM file's ("-----BEGIN
+ * CERTIFICATE-----"), as a manufacturer may publish it. *der malloc()ed;
+ * 0, or -1 with err.
+ */
+int att_cert_der(const uint8_t *in, size_t len, uint8_t **der, size_t *der_len,
+		 char *err, size_t errlen);
+
+/*
+ * The manufacturer CA file and the chain file (may be NULL) as att_ek_check
+ * loads them: each readable, each with at least one PEM certificate. For a
+ * command to refuse its inputs before it waits for a guest. 0, or -1 with
+ * err naming the file.
+ */
+int att_ca_check(const char *ca_file, const char *chain_file, char *err,
+		 size_t errlen);
 
 /*
  * TPM2_MakeCredential for ek over (secret, name): writes the credential
@@ -203,6 +238,79 @@ int att_msg_parse(struct att_msg *m, const char *line, size_t len, char *err,
 const uint8_t *att_msg_get(const struct att_msg *m, const char *key,
 			   size_t *len);
 void att_msg_free(struct att_msg *m);
+/* A field added (a copy of val); 0, or -1 (full, twice, no memory). */
+int att_msg_set(struct att_msg *m, const char *key, const uint8_t *val,
+		size_t len);
+
+/*
+ * The channel itself (channel.c): a unix socket, QEMU's end of the guest's
+ * virtio-serial port. att_chan_open connects, retrying while the socket
+ * is not there yet, until timeout seconds have passed; every receive waits
+ * at most until that same deadline. 0, or -1 with errno.
+ */
+struct att_chan {
+	int fd;
+	time_t deadline;
+	char *buf;
+	size_t have;
+};
+
+int att_chan_open(struct att_chan *c, const char *path, int timeout);
+/* VERB key=HEX(value) ... as one line; 0, or -1 */
+int att_chan_send(struct att_chan *c, const char *verb, const char **keys,
+		  const uint8_t **vals, const size_t *lens, int n);
+/* The next line into m (att_msg_parse); 0, or -1 with err */
+int att_chan_recv(struct att_chan *c, struct att_msg *m, char *err,
+		  size_t errlen);
+void att_chan_close(struct att_chan *c);
+
+/* --- inputs (input.c) -------------------------------------------------- */
+#define ATT_QUOTE_FILE_MAX	(1u << 16)
+#define ATT_NONCE_MAX		64
+
+/* The whole file, at most max bytes (EFBIG beyond); NULL with errno. */
+uint8_t *att_slurp(const char *path, size_t max, size_t *len);
+/* A nonce in hex: 1 to max bytes, every digit a pair; 0, or -1. */
+int att_nonce_parse(const char *hex, uint8_t *out, size_t max, size_t *len);
+
+/* The quote a verifier is handed and the nonce it chose. */
+struct att_quote_files {
+	uint8_t *msg, *sig, *vals;	/* tpm2_quote -m, -s, -o -F values */
+	size_t msg_len, sig_len, vals_len;
+	uint8_t nonce[ATT_NONCE_MAX];
+	size_t nonce_len;
+};
+
+/*
+ * The nonce (hex) and the three files, read whole (ATT_QUOTE_FILE_MAX
+ * each); 0, or -1 with err naming what could not be read.
+ */
+int att_quote_files_load(struct att_quote_files *f, const char *msg,
+			 const char *sig, const char *pcrs,
+			 const char *nonce_hex, char *err, size_t errlen);
+void att_quote_files_free(struct att_quote_files *f);
+
+struct att_enrollment;
+
+/*
+ * The quote checked with the AK of the enrollment in dir, when it is
+ * trusted (att_enrollment_check, the one rule): signature by that AK,
+ * extraData the nonce, pcrDigest the quoted values. qc is filled (qc->ak
+ * the AK when enrolled: att_pkey_free it; qc->pcrs the quoted values when
+ * true), rec as read; each failure a reason in rs. True when the quote is
+ * proven.
+ */
+bool att_quote_check(struct ima_quote_check *qc,
+		     const struct att_quote_files *f, const char *dir,
+		     struct att_enrollment *rec, struct att_reasons *rs);
+
+/*
+ * The sha256 boot_aggregate of a binary list's first entry, read from the
+ * record's data (ima_data_view) and not its template name; 0, or -1 with
+ * err.
+ */
+int att_list_aggregate(const char *path, uint8_t *out, char *err,
+		       size_t errlen);
 
 /* --- files the verifier writes and later trusts (store.c) ------------- */
 
@@ -229,9 +337,23 @@ uint8_t *att_file_read(int dirfd, const char *dir, const char *name,
 /* Remove name in dirfd if it is there; 0, or -1 with err. */
 int att_file_remove(int dirfd, const char *dir, const char *name, char *err,
 		    size_t errlen);
+/*
+ * data appended to the file at path, the same way: its directory the
+ * verifier's own, the old content read as a file to trust (none yet is
+ * fine), the whole written beside it and renamed over it; at most max
+ * bytes in all. With data NULL, only whether it could be. 0, or -1 with
+ * err.
+ */
+int att_file_append(const char *path, const void *data, size_t len,
+		    size_t max, char *err, size_t errlen);
+#define ATT_ROUNDS_MAX		(16u << 20)	/* poll --record */
 /* path's directory ("." without one) and file name; -1 if none. */
 int att_path_split(const char *path, char *dir, size_t dirlen,
 		   const char **name);
+/* The same, the directory opened by att_dir_open (not made); its fd, or
+ * -1 with err. */
+int att_path_open(const char *path, char *dir, size_t dirlen,
+		  const char **name, char *err, size_t errlen);
 
 /* --- enrollment: the verdict over one guest's answers ----------------- */
 enum att_proof {
@@ -308,9 +430,13 @@ bool att_boot_id_ok(const char *id);
 /* The record as text into out; its length, 0 if it does not fit. */
 size_t att_enrollment_format(const struct att_enrollment *rec, char *out,
 			     size_t outlen);
-/* Read a record, every line as above in that order; 0, or -1 with err. */
+/*
+ * Read a record, every line as above in that order; 0, or -1 with err.
+ * Its reasons are kept in rec->rs: att_enrollment_free.
+ */
 int att_enrollment_parse(struct att_enrollment *rec, const char *text,
 			 size_t len, char *err, size_t errlen);
+void att_enrollment_free(struct att_enrollment *rec);
 
 enum att_enrolled {
 	ATT_ENROLLED,		/* trusted, and every file checks */
@@ -328,12 +454,112 @@ enum att_enrolled {
  * ak-name, with the attributes of a restricted TPM signing key
  * (att_ak_check), DIR/ak.pem that same key, DIR/ek-cert.der of digest
  * ek-certificate-sha256. Never a line's prefix. Returns enum
- * att_enrolled, *rec as read, and why in rs; when ATT_ENROLLED and ak is
- * not NULL, *ak the AK (EVP_PKEY *, from ak.pub; att_pkey_free).
+ * att_enrolled, *rec as read (att_enrollment_free), and why in rs; when
+ * ATT_ENROLLED and ak is not NULL, *ak the AK (EVP_PKEY *, from ak.pub;
+ * att_pkey_free).
  */
 int att_enrollment_check(const char *dir, const char *boot,
 			 struct att_enrollment *rec, void **ak,
 			 struct att_reasons *rs);
+
+/*
+ * What an enrollment writes into the directory (dirfd, opened with
+ * att_dir_open): the AK's files once it is trusted (ak.pem for ima-audit
+ * --ak-pub and tpm2-tools, ak.pub its TPMT_PUBLIC, ak.name), and, last,
+ * the record. att_enrollment_of makes the record of what e proved (boot:
+ * ID or NULL; the EK certificate's bytes, named by digest when the TPM
+ * identity is proven; e's reasons copied: att_enrollment_free).
+ * 0, or -1 with err.
+ */
+int att_ak_save(int dirfd, const char *dir, const struct att_enroll *e,
+		char *err, size_t errlen);
+int att_enrollment_of(struct att_enrollment *rec, const struct att_enroll *e,
+		      const char *boot, const uint8_t *ekcert,
+		      size_t ekcert_len, char *err, size_t errlen);
+int att_enrollment_write(int dirfd, const char *dir,
+			 const struct att_enrollment *rec, char *err,
+			 size_t errlen);
+
+/*
+ * Enrolling a machine that is not our guest, in two steps with files
+ * between them (challenge.c). Step 1 (ima-attest challenge) checks the
+ * EK certificate, EK and AK public areas as att_enroll_request does and
+ * makes the credential; what it proved and the digest of the secret stay
+ * in DIR/challenge until step 2 (ima-attest activate) compares the secret
+ * the machine's TPM released, once: the file is removed first.
+ *
+ *	ima-attest challenge 1
+ *	boot: ID|-
+ *	manufacturer-ca-sha256: HEX
+ *	ek-certificate-sha256: HEX
+ *	ek-name: HEX
+ *	ak-public: HEX			(the AK's TPMT_PUBLIC)
+ *	ak-name: HEX			(its name, recomputed when read)
+ *	secret-sha256: HEX		(never the secret itself)
+ */
+#define ATT_CHALLENGE		"challenge"
+#define ATT_CHALLENGE_MAX	(8u << 10)
+
+struct att_challenge {
+	char boot[65];
+	uint8_t ca_sha256[32], ekcert_sha256[32], secret_sha256[32];
+	uint8_t ek_name[ATT_MAX_NAME], ak_name[ATT_MAX_NAME];
+	size_t ek_name_len, ak_name_len;
+	struct att_public ak;
+};
+
+/* From an enrollment challenged (att_enroll_request > 0) and its record. */
+int att_challenge_of(struct att_challenge *c, const struct att_enroll *e,
+		     const struct att_enrollment *rec);
+/* As text; its length, 0 if it does not fit. */
+size_t att_challenge_format(const struct att_challenge *c, char *out,
+			    size_t outlen);
+/* Every line as above, in order; the AK's name recomputed. 0, or -1. */
+int att_challenge_parse(struct att_challenge *c, const char *text,
+			size_t len, char *err, size_t errlen);
+/* The secret the machine returned is this challenge's (constant time). */
+bool att_challenge_answer(const struct att_challenge *c,
+			  const uint8_t *secret, size_t len);
+/*
+ * The enrollment the answer decides: e (tpm_identity proven; the AK, and
+ * ak_binding proven and activated when ok, else refused with a reason)
+ * and its record (att_enrollment_free).
+ */
+void att_challenge_decide(const struct att_challenge *c, bool ok,
+			  struct att_enroll *e, struct att_enrollment *rec);
+
+/* --- verify: one quote, the firmware log, boot_aggregate (verify.c) -- */
+
+struct att_verify {
+	/* inputs */
+	const char *enrolled;		/* the enrollment directory */
+	const struct att_quote_files *q;
+	const char *eventlog;		/* the firmware's event log */
+	const char *list;		/* a binary list, or NULL */
+	/* outputs */
+	struct ima_quote_check qc;	/* qc.ak: the enrolled AK, if any */
+	struct att_enrollment rec;
+	bool quote_ok;			/* the enrolled AK's, nonce, digest */
+	struct att_evlog *ev;
+	bool ev_read;			/* the log parses and replays */
+	char ev_error[256];		/* why not */
+	bool ev_ok;			/* and equals the quoted PCRs 0-9 */
+	bool have_agg, have_want;	/* boot_aggregate derived; the list's */
+	uint8_t agg[32], want[32];
+	int def;			/* IMA_BOOT_DEF_* the list's matched */
+	const char *proven[3];		/* each step proven, as said */
+	int nproven;
+	struct att_reasons rs;
+};
+
+/*
+ * Every step of verify (the quote with the enrolled AK, the firmware log
+ * against the quoted PCRs 0-9, boot_aggregate against the list's first
+ * entry); each failure a reason. 0 proven, 1 refused, -1 out of memory.
+ * att_verify_free after either.
+ */
+int att_verify(struct att_verify *v);
+void att_verify_free(struct att_verify *v);
 
 /* --- polling: the list verified incrementally, round by round --------- */
 #define ATT_POLL_PCR		10

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/bio.h>
@@ -38,7 +40,7 @@ long att_enroll_request(struct att_enroll *e, const struct att_msg *m,
 	e->ek_ok = e->ak_ok = e->activated = false;
 	e->tpm_identity = e->ak_binding = ATT_NOT_PROVEN;
 	if (strcmp(m->verb, "ENROLL")) {
-		att_reason(&e->rs, "expected ENROLL, the guest sent %s", m->verb);
+		att_reason(&e->rs, ATT_FC_CHANNEL, "expected ENROLL, the guest sent %s", m->verb);
 		return 0;
 	}
 	ekcert = att_msg_get(m, "ekcert", &ekcert_len);
@@ -46,13 +48,13 @@ long att_enroll_request(struct att_enroll *e, const struct att_msg *m,
 	akpub = att_msg_get(m, "akpub", &akpub_len);
 	akname = att_msg_get(m, "akname", &akname_len);
 	if (!ekcert || !ekpub || !akpub || !akname) {
-		att_reason(&e->rs, "ENROLL lacks %s", !ekcert ? "ekcert" :
+		att_reason(&e->rs, ATT_FC_CHANNEL, "ENROLL lacks %s", !ekcert ? "ekcert" :
 			   !ekpub ? "ekpub" : !akpub ? "akpub" : "akname");
 		return 0;
 	}
 	e->tpm_identity = ATT_REFUSED;
 	if (att_public_parse(&e->ek, ekpub, ekpub_len, true, perr, sizeof(perr))) {
-		att_reason(&e->rs, "EK public area: %s", perr);
+		att_reason(&e->rs, ATT_FC_EK_PUBLIC, "EK public area: %s", perr);
 		return 0;
 	}
 	if (att_ek_check(ekcert, ekcert_len, e->ca_file, e->chain_file, &e->ek,
@@ -62,11 +64,11 @@ long att_enroll_request(struct att_enroll *e, const struct att_msg *m,
 	e->tpm_identity = ATT_PROVEN;
 	e->ak_binding = ATT_REFUSED;
 	if (att_public_parse(&e->ak, akpub, akpub_len, true, perr, sizeof(perr))) {
-		att_reason(&e->rs, "AK public area: %s", perr);
+		att_reason(&e->rs, ATT_FC_AK_PUBLIC, "AK public area: %s", perr);
 		return 0;
 	}
 	if (akname_len > sizeof(e->ak_name)) {
-		att_reason(&e->rs, "AK name of %zu bytes", akname_len);
+		att_reason(&e->rs, ATT_FC_AK_NAME, "AK name of %zu bytes", akname_len);
 		return 0;
 	}
 	if (att_ak_check(&e->ak, akname, akname_len, &e->rs))
@@ -92,25 +94,25 @@ bool att_enroll_answer(struct att_enroll *e, const struct att_msg *m)
 	size_t len;
 
 	if (!e->challenged) {
-		att_reason(&e->rs, "no challenge outstanding");
+		att_reason(&e->rs, ATT_FC_ACTIVATION, "no challenge outstanding");
 		return false;
 	}
 	e->challenged = false;	/* one answer per secret */
 	if (!strcmp(m->verb, "FAILED")) {
 		s = att_msg_get(m, "why", &len);
-		att_reason(&e->rs, "credential activation failed in the guest: %.*s",
+		att_reason(&e->rs, ATT_FC_ACTIVATION, "credential activation failed in the guest: %.*s",
 			   s ? (int)(len > 120 ? 120 : len) : 7,
 			   s ? (const char *)s : "no word");
 		goto out;
 	}
 	if (strcmp(m->verb, "ACTIVATED")) {
-		att_reason(&e->rs, "expected ACTIVATED, the guest sent %s", m->verb);
+		att_reason(&e->rs, ATT_FC_ACTIVATION, "expected ACTIVATED, the guest sent %s", m->verb);
 		goto out;
 	}
 	s = att_msg_get(m, "secret", &len);
 	if (!s || len != sizeof(e->secret) ||
 	    CRYPTO_memcmp(s, e->secret, sizeof(e->secret))) {
-		att_reason(&e->rs, "activation answer does not match the secret of this challenge (wrong or replayed)");
+		att_reason(&e->rs, ATT_FC_ACTIVATION, "activation answer does not match the secret of this challenge (wrong or replayed)");
 		goto out;
 	}
 	e->activated = true;
@@ -213,8 +215,8 @@ bool att_boot_id_ok(const char *id)
 	return true;
 }
 
-int att_enrollment_parse(struct att_enrollment *rec, const char *text,
-			 size_t len, char *err, size_t errlen)
+static int parse_record(struct att_enrollment *rec, const char *text,
+			size_t len, char *err, size_t errlen)
 {
 	static const char *const keys[] = {
 		"boot", "manufacturer-ca-sha256", "ek-certificate-sha256",
@@ -260,12 +262,12 @@ int att_enrollment_parse(struct att_enrollment *rec, const char *text,
 			for (v = line; *v; v++)
 				bad |= *v < 0x20 || *v > 0x7e;
 			if (strncmp(line, "reason: ", 8) || bad ||
-			    rec->rs.n == ATT_MAX_REASONS ||
 			    n - 8 >= ATT_REASON_LEN) {
 				snprintf(err, errlen, "line %u: not a reason", ln);
 				return -1;
 			}
-			memcpy(rec->rs.r[rec->rs.n++], line + 8, n - 7);
+			/* as written: escaped already */
+			att_reason_text(&rec->rs, ATT_FC_ENROLLMENT, line + 8);
 			continue;
 		}
 		n = strlen(keys[k]);
@@ -335,6 +337,22 @@ int att_enrollment_parse(struct att_enrollment *rec, const char *text,
 	return 0;
 }
 
+int att_enrollment_parse(struct att_enrollment *rec, const char *text,
+			 size_t len, char *err, size_t errlen)
+{
+	memset(rec, 0, sizeof(*rec));
+	if (parse_record(rec, text, len, err, errlen)) {
+		att_enrollment_free(rec);
+		return -1;
+	}
+	return 0;
+}
+
+void att_enrollment_free(struct att_enrollment *rec)
+{
+	att_reasons_free(&rec->rs);
+}
+
 /* the file name in dir, read as one to trust, or NULL with a reason */
 static uint8_t *trusted_file(int dirfd, const char *dir, const char *name,
 			     size_t max, size_t *len, int *status,
@@ -345,7 +363,7 @@ static uint8_t *trusted_file(int dirfd, const char *dir, const char *name,
 				   sizeof(err));
 
 	if (!p) {
-		att_reason(rs, "%s", err);
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s", err);
 		*status = errno == EPERM || errno == ENOENT ? ATT_ENROLL_REFUSED :
 			  ATT_ENROLL_ERROR;
 	}
@@ -369,33 +387,40 @@ int att_enrollment_check(const char *dir, const char *boot,
 	memset(rec, 0, sizeof(*rec));
 	fd = att_dir_open(dir, false, err, sizeof(err));
 	if (fd < 0) {
-		att_reason(rs, "%s", err);
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s", err);
 		return errno == ENOENT ? ATT_ENROLL_ABSENT :
 		       errno == EPERM ? ATT_ENROLL_REFUSED : ATT_ENROLL_ERROR;
 	}
 	text = att_file_read(fd, dir, ATT_RECORD, ATT_RECORD_MAX, &len, err,
 			     sizeof(err));
 	if (!text) {
-		att_reason(rs, "%s", err);
+		struct stat st;
+
 		status = errno == ENOENT ? ATT_ENROLL_ABSENT :
 			 errno == EPERM ? ATT_ENROLL_REFUSED : ATT_ENROLL_ERROR;
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s", err);
+		if (status == ATT_ENROLL_ABSENT &&
+		    !fstatat(fd, ATT_CHALLENGE, &st, AT_SYMLINK_NOFOLLOW))
+			att_reason(rs, ATT_FC_ENROLLMENT,
+				   "a credential challenge is pending in %s: ima-attest activate decides it",
+				   dir);
 		goto out;
 	}
 	if (att_enrollment_parse(rec, (const char *)text, len, err,
 				 sizeof(err))) {
-		att_reason(rs, "%s/%s is not an enrollment record: %s", dir,
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s/%s is not an enrollment record: %s", dir,
 			   ATT_RECORD, err);
 		status = ATT_ENROLL_ABSENT;
 		goto out;
 	}
 	if (boot && strcmp(rec->boot, boot)) {
-		att_reason(rs, "%s/%s is boot %s's, not boot %s's", dir,
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s/%s is boot %s's, not boot %s's", dir,
 			   ATT_RECORD, rec->boot, boot);
 		status = ATT_ENROLL_ABSENT;
 		goto out;
 	}
 	if (!rec->trusted) {
-		att_reason(rs, "the enrollment refused: TPM identity %s, AK binding %s",
+		att_reason(rs, ATT_FC_ENROLLMENT, "the enrollment refused: TPM identity %s, AK binding %s",
 			   proofs[rec->tpm_identity], proofs[rec->ak_binding]);
 		goto out;
 	}
@@ -404,7 +429,7 @@ int att_enrollment_check(const char *dir, const char *boot,
 	if (!akpub)
 		goto out;
 	if (att_public_parse(&pub, akpub, len, false, err, sizeof(err))) {
-		att_reason(rs, "%s/ak.pub: %s", dir, err);
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s/ak.pub: %s", dir, err);
 		goto out;
 	}
 	if (att_ak_check(&pub, rec->ak_name, rec->ak_name_len, rs))
@@ -415,14 +440,14 @@ int att_enrollment_check(const char *dir, const char *boot,
 		goto out;
 	if (ima_digest(ima_hash_by_name("sha256", 6), cert, len, d) ||
 	    memcmp(d, rec->ekcert_sha256, 32)) {
-		att_reason(rs, "%s/ek-cert.der is not the EK certificate the enrollment checked (sha256)",
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s/ek-cert.der is not the EK certificate the enrollment checked (sha256)",
 			   dir);
 		goto out;
 	}
 	/* ak.pem, what other tools are given, is that same key */
 	pk = att_public_pkey(&pub, err, sizeof(err));
 	if (!pk) {
-		att_reason(rs, "%s/ak.pub: %s", dir, err);
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s/ak.pub: %s", dir, err);
 		goto out;
 	}
 	pem = trusted_file(fd, dir, "ak.pem", 1u << 16, &len, &status, rs);
@@ -431,7 +456,7 @@ int att_enrollment_check(const char *dir, const char *boot,
 	bio = BIO_new_mem_buf(pem, (int)len);
 	pempk = bio ? PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL) : NULL;
 	if (!pempk || EVP_PKEY_eq(pempk, pk) != 1) {
-		att_reason(rs, "%s/ak.pem is not the AK of %s/ak.pub, the one the enrollment proved",
+		att_reason(rs, ATT_FC_ENROLLMENT, "%s/ak.pem is not the AK of %s/ak.pub, the one the enrollment proved",
 			   dir, dir);
 		goto out;
 	}
@@ -451,4 +476,94 @@ out:
 	free(cert);
 	close(fd);
 	return status;
+}
+
+/* --- what an enrollment writes: the AK's files, then the record ------ */
+
+int att_ak_save(int dirfd, const char *dir, const struct att_enroll *e,
+		char *err, size_t errlen)
+{
+	void *pk = att_public_pkey(&e->ak, err, errlen);
+	BIO *bio = pk ? BIO_new(BIO_s_mem()) : NULL;
+	char *pem;
+	long n;
+	int rc = -1;
+
+	if (!bio || !PEM_write_bio_PUBKEY(bio, pk) ||
+	    (n = BIO_get_mem_data(bio, &pem)) <= 0) {
+		if (pk)
+			snprintf(err, errlen, "cannot encode the AK as PEM");
+		goto out;
+	}
+	rc = att_file_write(dirfd, dir, "ak.pem", pem, (size_t)n, err, errlen) ||
+	     att_file_write(dirfd, dir, "ak.name", e->ak_name, e->ak_name_len,
+			    err, errlen) ||
+	     att_file_write(dirfd, dir, "ak.pub", e->ak.area, e->ak.area_len,
+			    err, errlen) ? -1 : 0;
+out:
+	BIO_free(bio);
+	att_pkey_free(pk);
+	return rc;
+}
+
+/* sha256 of a file's bytes (the manufacturer CA); 0, or -1 */
+static int file_sha256(const char *path, uint8_t *d)
+{
+	size_t n;
+	uint8_t *p = att_slurp(path, 64u << 20, &n);
+	int rc;
+
+	if (!p)
+		return -1;
+	rc = ima_digest(ima_hash_by_name("sha256", 6), p, n, d);
+	free(p);
+	return rc;
+}
+
+int att_enrollment_of(struct att_enrollment *rec, const struct att_enroll *e,
+		      const char *boot, const uint8_t *ekcert,
+		      size_t ekcert_len, char *err, size_t errlen)
+{
+	int nl;
+
+	memset(rec, 0, sizeof(*rec));
+	snprintf(rec->boot, sizeof(rec->boot), "%s", boot ? boot : "-");
+	rec->tpm_identity = e->tpm_identity;
+	rec->ak_binding = e->ak_binding;
+	if (e->tpm_identity == ATT_PROVEN) {
+		rec->have_ca = !file_sha256(e->ca_file, rec->ca_sha256);
+		rec->have_ekcert = ekcert &&
+			!ima_digest(ima_hash_by_name("sha256", 6), ekcert,
+				    ekcert_len, rec->ekcert_sha256);
+		nl = att_public_name(&e->ek, rec->ek_name, sizeof(rec->ek_name));
+		rec->ek_name_len = nl > 0 ? (size_t)nl : 0;
+		if (!rec->have_ca || !rec->have_ekcert || !rec->ek_name_len) {
+			snprintf(err, errlen, "cannot name the EK that was proven");
+			return -1;
+		}
+	}
+	if (e->ak_binding == ATT_PROVEN) {
+		memcpy(rec->ak_name, e->ak_name, e->ak_name_len);
+		rec->ak_name_len = e->ak_name_len;
+	}
+	rec->trusted = e->activated && e->tpm_identity == ATT_PROVEN &&
+		       e->ak_binding == ATT_PROVEN;
+	att_reasons_append(&rec->rs, &e->rs, "");
+	return 0;
+}
+
+int att_enrollment_write(int dirfd, const char *dir,
+			 const struct att_enrollment *rec, char *err,
+			 size_t errlen)
+{
+	char text[ATT_RECORD_MAX];
+	size_t n;
+
+	n = att_enrollment_format(rec, text, sizeof(text));
+	if (!n) {
+		snprintf(err, errlen, "the enrollment record does not fit in %u bytes",
+			 ATT_RECORD_MAX);
+		return -1;
+	}
+	return att_file_write(dirfd, dir, ATT_RECORD, text, n, err, errlen);
 }

@@ -390,10 +390,10 @@ int att_evlog_compare(const struct att_evlog *ev,
 			;
 		if (j == ev->nbanks) {
 			if (ev->sha1_log)
-				att_reason(rs, "the event log is in the SHA1 (TCG 1.2) format: it explains no quoted %s PCR; only its sha1 bank is attested",
+				att_reason(rs, ATT_FC_EVLOG_BANK, "the event log is in the SHA1 (TCG 1.2) format: it explains no quoted %s PCR; only its sha1 bank is attested",
 					   ima_bank_name(bank));
 			else
-				att_reason(rs, "the event log has no %s bank, the quote has",
+				att_reason(rs, ATT_FC_EVLOG_BANK, "the event log has no %s bank, the quote has",
 					   ima_bank_name(bank));
 			continue;
 		}
@@ -407,12 +407,12 @@ int att_evlog_compare(const struct att_evlog *ev,
 				continue;
 			hex(ev->pcr[j][i], 8, a);
 			hex(quoted->val[bank][i], 8, b);
-			att_reason(rs, "PCR %d %s: the event log replays to %s..., the quote has %s...",
+			att_reason(rs, ATT_FC_EVLOG_PCR, "PCR %d %s: the event log replays to %s..., the quote has %s...",
 				   i, ima_bank_name(bank), a, b);
 		}
 	}
 	if (covered != pcr_mask)
-		att_reason(rs, "PCRs 0x%06x are not in the quote", pcr_mask & ~covered);
+		att_reason(rs, ATT_FC_EVLOG_BANK, "PCRs 0x%06x are not in the quote", pcr_mask & ~covered);
 	/*
 	 * Every bank the log carries is used (boot_aggregate comes from its
 	 * sha256 PCRs 0-9): a bank, or some of its PCRs, the quote leaves out
@@ -425,7 +425,7 @@ int att_evlog_compare(const struct att_evlog *ev,
 			continue;	/* not replayed: nothing derives from it */
 		q = quoted->have[ev->bank[j]] & pcr_mask;
 		if (q != pcr_mask)
-			att_reason(rs, "the event log's %s bank is not quoted for PCRs 0x%06x: its values are not bound to the TPM",
+			att_reason(rs, ATT_FC_EVLOG_BANK, "the event log's %s bank is not quoted for PCRs 0x%06x: its values are not bound to the TPM",
 				   ima_bank_name(ev->bank[j]), pcr_mask & ~q);
 	}
 	return rs->n - before;

@@ -53,7 +53,7 @@ static void json_enrollment(FILE *out, const char *dir)
 
 	if (st == ATT_ENROLL_ABSENT || st == ATT_ENROLL_ERROR) {
 		fputs("null", out);
-		return;
+		goto out;
 	}
 	proof[0] = rec.tpm_identity;
 	proof[1] = rec.ak_binding;
@@ -81,6 +81,9 @@ static void json_enrollment(FILE *out, const char *dir)
 	else
 		fputs("null", out);
 	fputc('}', out);
+out:
+	att_reasons_free(&rs);
+	att_enrollment_free(&rec);
 }
 
 static void json_eventlog(FILE *out, const struct att_page_verify *v)

@@ -38,11 +38,7 @@ int att_poll_load(struct att_poll_state *st, const char *path, char *err,
 	int got = 0, fd, ret = -1;
 
 	memset(st, 0, sizeof(*st));
-	if (att_path_split(path, dir, sizeof(dir), &name)) {
-		snprintf(err, errlen, "%s: not a file name", path);
-		return -1;
-	}
-	fd = att_dir_open(dir, false, err, errlen);
+	fd = att_path_open(path, dir, sizeof(dir), &name, err, errlen);
 	if (fd < 0)
 		return -1;
 	text = att_file_read(fd, dir, name, STATE_MAX, &len, rerr,
@@ -115,10 +111,6 @@ int att_poll_save(const struct att_poll_state *st, const char *path,
 	const char *name;
 	int fd, n, ret;
 
-	if (att_path_split(path, dir, sizeof(dir), &name)) {
-		snprintf(err, errlen, "%s: not a file name", path);
-		return -1;
-	}
 	ima_bin2hex(st->pcr[0], 20, h1);
 	ima_bin2hex(st->pcr[1], 32, h2);
 	ima_bin2hex(st->ak_name, st->ak_name_len, ak);
@@ -130,7 +122,7 @@ int att_poll_save(const struct att_poll_state *st, const char *path,
 	n += snprintf(text + n, sizeof(text) - (size_t)n,
 		      "next %" PRIu64 " %" PRIu64 "\npcr10 sha1 %s\npcr10 sha256 %s\nrounds %" PRIu64 "\n",
 		      st->next_index, st->next_offset, h1, h2, st->rounds);
-	fd = att_dir_open(dir, false, err, errlen);
+	fd = att_path_open(path, dir, sizeof(dir), &name, err, errlen);
 	if (fd < 0)
 		return -1;
 	ret = att_file_write(fd, dir, name, text, (size_t)n, err, errlen);
@@ -186,12 +178,12 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 	if (v->buf || (v->ident & IMA_ID_BOOT))
 		return;
 	if (!v->alg) {
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): no file digest", index,
+		att_reason(&r->rs, IMA_FC_MALFORMED_FIELD, "entry %" PRIu64 " (%.*s): no file digest", index,
 			   nlen, name);
 		return;
 	}
 	if (v->n < 3 || v->len[2] == 0) {
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): unsigned: a file the verifier does not know",
+		att_reason(&r->rs, IMA_FC_UNSIGNED, "entry %" PRIu64 " (%.*s): unsigned: a file the verifier does not know",
 			   index, nlen, name);
 		return;
 	}
@@ -200,16 +192,23 @@ static void check_sig(struct att_poll_round *r, const struct ima_data_view *v,
 		rc = ima_verify_sig(r->verifier, v->alg, v->dtype, v->dig,
 				    v->dlen, &h);
 	if (rc == IMA_SIG_WEAK_DIGEST)
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): a signature over an %s digest attests nothing (collisions are practical)",
+		att_reason(&r->rs, IMA_FC_SIG_ALGO, "entry %" PRIu64 " (%.*s): a signature over an %s digest attests nothing (collisions are practical)",
 			   index, nlen, name, v->alg->name);
 	else if (rc == IMA_SIG_TYPE_MISMATCH)
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): %s signature over %s digest: the kernel refuses it",
+		att_reason(&r->rs, IMA_FC_SIG_TYPE, "entry %" PRIu64 " (%.*s): %s signature over %s digest: the kernel refuses it",
 			   index, nlen, name,
 			   h.type == IMA_VERITY_DIGSIG ? "an fs-verity" : "a file-hash",
 			   v->dtype == IMA_DT_VERITY ? "an fs-verity" : "a file-hash");
 	else if (rc != IMA_SIG_OK)
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): signature does not verify with the IMA key",
-			   index, nlen, name);
+		att_reason(&r->rs, rc == IMA_SIG_UNKNOWN_KEY ? IMA_FC_UNKNOWN_KEY :
+			   rc == IMA_SIG_MALFORMED ? IMA_FC_SIG_MALFORMED :
+			   rc == IMA_SIG_UNSUPPORTED ? IMA_FC_SIG_UNSUPPORTED :
+			   IMA_FC_BAD_SIGNATURE,
+			   "entry %" PRIu64 " (%.*s): signature does not verify with the IMA key%s",
+			   index, nlen, name,
+			   rc == IMA_SIG_UNKNOWN_KEY ? ": no key of its key id was given (--key)" :
+			   rc == IMA_SIG_MALFORMED ? ": the signature is malformed" :
+			   rc == IMA_SIG_UNSUPPORTED ? ": its algorithm or format is not supported" : "");
 }
 
 /*
@@ -227,13 +226,13 @@ static void check_deny(struct att_poll_round *r, const struct ima_data_view *v,
 	if (!v->alg || (v->ident & IMA_ID_BOOT))
 		return;
 	if (!ima_deny_has_algo(r->deny, v->alg)) {
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): %s lists no %s digest: it cannot be checked against it",
+		att_reason(&r->rs, IMA_FC_DENY_ALGO, "entry %" PRIu64 " (%.*s): %s lists no %s digest: it cannot be checked against it",
 			   index, nlen, name, ima_deny_name(r->deny), v->alg->name);
 		return;
 	}
 	line = ima_deny_find(r->deny, v->alg, v->dig, v->dlen);
 	if (line)
-		att_reason(&r->rs, "entry %" PRIu64 " (%.*s): denied: its %s digest is listed in %s (line %lu)",
+		att_reason(&r->rs, IMA_FC_DENIED, "entry %" PRIu64 " (%.*s): denied: its %s digest is listed in %s (line %lu)",
 			   index, nlen, name, v->alg->name, ima_deny_name(r->deny),
 			   line);
 }
@@ -266,13 +265,13 @@ static void check_handover(struct att_poll_round *r,
 	bool boot = !violation && (v->ident & IMA_ID_BOOT);
 
 	if (index > 0 && boot && !*pending)
-		att_reason(&r->rs, "entry %" PRIu64 ": a boot_aggregate after entry 0 without a kexec_execute record just before it",
+		att_reason(&r->rs, IMA_FC_KEXEC, "entry %" PRIu64 ": a boot_aggregate after entry 0 without a kexec_execute record just before it",
 			   index);
 	else if (index > 0 && boot && !aggregate_ok(v, r->quoted))
-		att_reason(&r->rs, "entry %" PRIu64 ": the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9",
+		att_reason(&r->rs, IMA_FC_KEXEC, "entry %" PRIu64 ": the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9",
 			   index);
 	else if (*pending && !boot)
-		att_reason(&r->rs, "entry %" PRIu64 ": kexec_execute (entry %" PRIu64 ") is not followed by the next kernel's boot_aggregate",
+		att_reason(&r->rs, IMA_FC_KEXEC, "entry %" PRIu64 ": kexec_execute (entry %" PRIu64 ") is not followed by the next kernel's boot_aggregate",
 			   index, *exec);
 	*pending = !violation && (v->ident & IMA_ID_KEXEC_EXECUTE);
 	if (*pending)
@@ -297,19 +296,19 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 	r->verified = r->uncovered = 0;
 	if (!(q->have[IMA_BANK_SHA1] & (1u << ATT_POLL_PCR)) ||
 	    !(q->have[IMA_BANK_SHA256] & (1u << ATT_POLL_PCR))) {
-		att_reason(&r->rs, "PCR 10 of the sha1 and sha256 banks is not in the quote");
+		att_reason(&r->rs, IMA_FC_UNBOUND_PCR, "PCR 10 of the sha1 and sha256 banks is not in the quote");
 		return r->rs.n - before;
 	}
 	if (st->have_boot && (r->reset_count != st->reset_count ||
 			      r->restart_count != st->restart_count))
-		att_reason(&r->rs, "the guest rebooted since the last round (resetCount %" PRIu32 " -> %" PRIu32 ", restartCount %" PRIu32 " -> %" PRIu32 "): the saved state is of another boot",
+		att_reason(&r->rs, ATT_FC_REBOOT, "the guest rebooted since the last round (resetCount %" PRIu32 " -> %" PRIu32 ", restartCount %" PRIu32 " -> %" PRIu32 "): the saved state is of another boot",
 			   st->reset_count, r->reset_count, st->restart_count,
 			   r->restart_count);
 	if (st->have_boot && r->clock < st->clock)
-		att_reason(&r->rs, "the TPM clock went backwards (%" PRIu64 " ms, last round %" PRIu64 " ms)",
+		att_reason(&r->rs, ATT_FC_CLOCK, "the TPM clock went backwards (%" PRIu64 " ms, last round %" PRIu64 " ms)",
 			   r->clock, st->clock);
 	if (r->offset != st->next_offset)
-		att_reason(&r->rs, "the entries start at byte %" PRIu64 ", the verifier asked for byte %" PRIu64 " (entries withheld or repeated)",
+		att_reason(&r->rs, ATT_FC_OFFSET, "the entries start at byte %" PRIu64 ", the verifier asked for byte %" PRIu64 " (entries withheld or repeated)",
 			   r->offset, st->next_offset);
 	if (r->rs.n > before)
 		return r->rs.n - before;
@@ -317,7 +316,7 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 	memcpy(pcr, st->pcr, sizeof(pcr));
 	matched = matches(pcr, q);
 	if (ima_reader_init_mem(&rd, r->entries, r->entries_len, &opts)) {
-		att_reason(&r->rs, "cannot read the entries");
+		att_reason(&r->rs, IMA_FC_GENERIC, "cannot read the entries");
 		return r->rs.n - before;
 	}
 	while ((st_r = ima_reader_next(&rd, &rec)) == IMA_READ_RECORD) {
@@ -327,16 +326,16 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 
 		index = st->next_index + n;
 		if (rec.pcr != ATT_POLL_PCR) {
-			att_reason(&r->rs, "entry %" PRIu64 " extends PCR %u", index, rec.pcr);
+			att_reason(&r->rs, IMA_FC_UNBOUND_PCR, "entry %" PRIu64 " extends PCR %u", index, rec.pcr);
 			break;
 		}
 		if (rec.tmpl.legacy) {
-			att_reason(&r->rs, "entry %" PRIu64 ": the legacy ima template is not supported", index);
+			att_reason(&r->rs, IMA_FC_UNKNOWN_TEMPLATE, "entry %" PRIu64 ": the legacy ima template is not supported", index);
 			break;
 		}
 		ima_digest(ima_bank_algo(IMA_BANK_SHA1), rec.data, rec.data_len, sha1);
 		if (!violation && memcmp(sha1, rec.digest, 20)) {
-			att_reason(&r->rs, "entry %" PRIu64 ": template hash mismatch", index);
+			att_reason(&r->rs, IMA_FC_TEMPLATE_HASH, "entry %" PRIu64 ": template hash mismatch", index);
 			break;
 		}
 		for (b = 0; b < 2; b++) {
@@ -367,17 +366,17 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 		}
 	}
 	if (st_r == IMA_READ_MALFORMED)
-		att_reason(&r->rs, "entry %" PRIu64 " malformed: %s", st->next_index + n, rd.err);
+		att_reason(&r->rs, IMA_FC_MALFORMED_FIELD, "entry %" PRIu64 " malformed: %s", st->next_index + n, rd.err);
 	ima_reader_free(&rd);
 	if (!matched)
-		att_reason(&r->rs, "the entries do not replay from the saved state to the quoted PCR 10 (sha1, sha256) at any prefix: the list presented disagrees with the quote");
+		att_reason(&r->rs, IMA_FC_PCR_MISMATCH, "the entries do not replay from the saved state to the quoted PCR 10 (sha1, sha256) at any prefix: the list presented disagrees with the quote");
 	if (!first_agg_ok)
-		att_reason(&r->rs, "boot_aggregate (entry 0) is not the one of the quoted PCRs 0-9");
+		att_reason(&r->rs, IMA_FC_BOOT_AGGREGATE, "boot_aggregate (entry 0) is not the one of the quoted PCRs 0-9");
 	/* IMA extends boot_aggregate before any process runs: a quote from
 	 * user space that covers no entry 0 is of a machine that measures
 	 * nothing, and every later round would pass with no entries */
 	else if (st->next_index == 0 && matched && !covered)
-		att_reason(&r->rs, "the quoted PCR 10 covers no entry: boot_aggregate (entry 0) is not in it, nothing was measured");
+		att_reason(&r->rs, IMA_FC_PCR_COVERS_NOTHING, "the quoted PCR 10 covers no entry: boot_aggregate (entry 0) is not in it, nothing was measured");
 	/*
 	 * The quote was made by the user space of a kernel that runs after
 	 * the last covered record; after kexec_execute that is the next
@@ -389,7 +388,7 @@ int att_poll(struct att_poll_state *st, struct att_poll_round *r)
 	 * the next kernel, passes.)
 	 */
 	if (matched && covered_pending)
-		att_reason(&r->rs, "the quoted PCR 10 ends at kexec_execute (entry %" PRIu64 "): the kernel it handed over to extended no boot_aggregate, so it measures nothing",
+		att_reason(&r->rs, IMA_FC_KEXEC, "the quoted PCR 10 ends at kexec_execute (entry %" PRIu64 "): the kernel it handed over to extended no boot_aggregate, so it measures nothing",
 			   st->next_index + covered - 1);
 	if (r->rs.n > before)
 		return r->rs.n - before;

@@ -228,3 +228,55 @@ int att_path_split(const char *path, char *dir, size_t dirlen,
 	}
 	return **name ? 0 : -1;
 }
+
+int att_file_append(const char *path, const void *data, size_t len,
+		    size_t max, char *err, size_t errlen)
+{
+	char dir[4096], rerr[ATT_REASON_LEN];
+	const char *name;
+	uint8_t *old, *all = NULL;
+	size_t olen = 0;
+	int fd, rc = -1;
+
+	fd = att_path_open(path, dir, sizeof(dir), &name, err, errlen);
+	if (fd < 0)
+		return -1;
+	old = att_file_read(fd, dir, name, max, &olen, rerr, sizeof(rerr));
+	if (!old && errno != ENOENT) {
+		snprintf(err, errlen, "%s", rerr);
+		goto out;
+	}
+	if (!data) {
+		rc = 0;		/* it can be appended to */
+		goto out;
+	}
+	if (len > max - olen) {
+		snprintf(err, errlen, "%s/%s: full (%zu bytes at most): start another",
+			 dir, name, max);
+		goto out;
+	}
+	all = malloc(olen + len + 1);
+	if (!all) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (olen)
+		memcpy(all, old, olen);
+	memcpy(all + olen, data, len);
+	rc = att_file_write(fd, dir, name, all, olen + len, err, errlen);
+out:
+	free(all);
+	free(old);
+	close(fd);
+	return rc;
+}
+
+int att_path_open(const char *path, char *dir, size_t dirlen,
+		  const char **name, char *err, size_t errlen)
+{
+	if (att_path_split(path, dir, dirlen, name)) {
+		snprintf(err, errlen, "%s: not a file name", path);
+		return -1;
+	}
+	return att_dir_open(dir, false, err, errlen);
+}

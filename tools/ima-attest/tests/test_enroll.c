@@ -58,6 +58,7 @@ static void test_failed_why_escaped(void **state)
 	assert_string_equal(e.rs.r[0],
 			    "credential activation failed in the guest: x\\x0aPASS AK binding\\x1b[2K");
 	assert_true(printable(e.rs.r[0]));
+	att_reasons_free(&e.rs);
 }
 
 /* --- the enrollment record ------------------------------------------ */
@@ -170,8 +171,9 @@ static int check(const char *boot, struct att_reasons *rs)
 	void *ak = NULL;
 	int st;
 
-	memset(rs, 0, sizeof(*rs));
+	att_reasons_free(rs);
 	st = att_enrollment_check(dir, boot, &got, &ak, rs);
+	att_enrollment_free(&got);
 	assert_true((st == ATT_ENROLLED) == (ak != NULL));
 	att_pkey_free(ak);
 	return st;
@@ -207,6 +209,7 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(back.ak_name_len, 34);
 	assert_memory_equal(back.ak_name, rec.ak_name, 34);
 	assert_memory_equal(back.ekcert_sha256, rec.ekcert_sha256, 32);
+	att_enrollment_free(&back);
 	remove_dir();
 }
 
@@ -249,7 +252,7 @@ static void test_record_refused_forms(void **state)
 static void test_check_fields(void **state)
 {
 	struct att_enrollment rec;
-	struct att_reasons rs;
+	struct att_reasons rs = { 0 };
 	char path[128], text[ATT_RECORD_MAX];
 	size_t n;
 	void *other;
@@ -313,6 +316,7 @@ static void test_check_fields(void **state)
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
 	unlink(path);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_ABSENT);
+	att_reasons_free(&rs);
 	remove_dir();
 }
 

@@ -288,7 +288,7 @@ static void test_sha1_format(void **state)
 	assert_non_null(strstr(rs.r[0], "only its sha1 bank is attested"));
 	/* the sha1 bank alone: it replays */
 	q.have[IMA_BANK_SHA256] = 0;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
 	/* truncated records and an extend of PCR 24 are refused */
 	l.n -= 1;
@@ -323,16 +323,17 @@ static void test_compare(void **state)
 	/* a quoted bank the log lacks */
 	q.val[IMA_BANK_SHA256][9][0] ^= 1;
 	q.have[IMA_BANK_SHA384] = 0x3ff;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
 	assert_non_null(strstr(rs.r[0], "no sha384 bank"));
 	/* a PCR not quoted at all: said, and so for each of the log's banks */
 	q.have[IMA_BANK_SHA384] = 0;
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x1ff;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 3);
 	assert_non_null(strstr(rs.r[0], "not in the quote"));
 	assert_non_null(strstr(rs.r[1], "sha1 bank is not quoted for PCRs 0x000200"));
+	att_reasons_free(&rs);
 }
 
 /*
@@ -378,14 +379,15 @@ static void test_compare_unquoted_bank(void **state)
 	/* sha256 PCRs 0-4 quoted (the log's own values), 5-9 not */
 	memcpy(q.val[IMA_BANK_SHA256], ev.pcr[1], sizeof(ev.pcr[1]));
 	q.have[IMA_BANK_SHA256] = 0x01f;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	if (att_evlog_compare(&ev, &q, 0x3ff, &rs) == 0)
 		fail_msg("a log whose sha256 PCRs 5-9 the quote does not carry was accepted");
 	assert_non_null(strstr(rs.r[0], "sha256"));
 	/* the control: both banks quoted for PCRs 0-9 */
 	q.have[IMA_BANK_SHA256] = 0x3ff;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
+	att_reasons_free(&rs);
 }
 
 int main(void)

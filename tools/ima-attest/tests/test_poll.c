@@ -99,10 +99,11 @@ static void test_first_round_boot_aggregate(void **state)
 	assert_int_equal(st.next_offset, e.n);
 	/* the same entry with another boot_aggregate: refused */
 	memset(&st, 0, sizeof(st));
-	memset(&r.rs, 0, sizeof(r.rs));
+	att_reasons_free(&r.rs);
 	q.val[IMA_BANK_SHA256][0][0] = 1;
 	assert_true(att_poll(&st, &r) > 0);
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -128,6 +129,7 @@ static void test_first_round_nothing_measured(void **state)
 			 (unsigned long long)r.verified);
 	assert_non_null(strstr(r.rs.r[0], "boot_aggregate"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /* --- kexec hand-over ---------------------------------------------------- */
@@ -257,6 +259,7 @@ static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 	size_t start = from ? l->end[from - 1] : 0;
 
 	quoted_pcrs(l, quoted, &q);
+	att_reasons_free(&r->rs);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l->b + start;
@@ -269,7 +272,7 @@ static bool reason_has(const struct att_poll_round *r, const char *text)
 {
 	int i;
 
-	for (i = 0; i < r->rs.n && i < ATT_MAX_REASONS; i++)
+	for (i = 0; i < r->rs.n; i++)
 		if (strstr(r->rs.r[i], text))
 			return true;
 	return false;
@@ -279,7 +282,7 @@ static bool reason_has(const struct att_poll_round *r, const char *text)
 static void test_kexec_handover_genuine(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -293,6 +296,7 @@ static void test_kexec_handover_genuine(void **state)
 		fail_msg("the round over the hand-over refused: %s", r.rs.r[0]);
 	assert_int_equal(r.verified, 3);
 	assert_int_equal(st.next_index, 5);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -304,7 +308,7 @@ static void test_kexec_handover_genuine(void **state)
 static void test_kexec_into_unmeasured_kernel(void **state)
 {
 	struct att_poll_state st = { 0 }, saved;
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -321,13 +325,14 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /* kexec_execute followed by a file record, not a boot_aggregate */
 static void test_kexec_not_followed_by_boot(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -335,6 +340,7 @@ static void test_kexec_not_followed_by_boot(void **state)
 	add_file(&l, "/usr/bin/true");
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -345,7 +351,7 @@ static void test_kexec_not_followed_by_boot(void **state)
 static void test_later_boot_without_kexec(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -353,13 +359,14 @@ static void test_later_boot_without_kexec(void **state)
 	add_boot(&l, false);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+	att_reasons_free(&r.rs);
 }
 
 /* the next kernel's boot_aggregate is not the quoted PCRs 0-9's */
 static void test_kexec_wrong_next_boot(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -367,6 +374,7 @@ static void test_kexec_wrong_next_boot(void **state)
 	add_boot(&l, true);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
+	att_reasons_free(&r.rs);
 }
 
 /* --- records renamed: no bank hashes the template name --------------- */
@@ -400,6 +408,7 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 
 	assert_non_null(v);
 	quoted_pcrs(l, to, &q);
+	att_reasons_free(&r->rs);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l->b;
@@ -420,7 +429,7 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 static void test_unsigned_file_renamed_buffer(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	static const char evil[] = "#!/bin/sh\nevil\n";
 
@@ -442,6 +451,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 		    strlen(evil), (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
 	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned"));
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -454,7 +464,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 static void test_file_equal_to_its_signature(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	static const unsigned char x[] = { 0x03, 0x02, 0x04, 0xde, 0xad, 0xbe,
 					   0xef, 0x00, 0x04, 'e', 'v', 'i', 'l' };
@@ -464,6 +474,7 @@ static void test_file_equal_to_its_signature(void **state)
 	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
 	assert_true(reason_has(&r, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -493,7 +504,7 @@ static void add_exec_as(struct list *l, const char *tmpl, int empty)
 static void test_kexec_execute_renamed(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -506,6 +517,7 @@ static void test_kexec_execute_renamed(void **state)
 	add_boot(&l, false);
 	if (round_over(&st, &r, &l, 0, 4, 4))
 		fail_msg("the hand-over under a renamed record was refused: %s", r.rs.r[0]);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -518,7 +530,7 @@ static void test_kexec_execute_renamed(void **state)
 static void test_reason_escapes_names(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	static const char evil[] = "/tmp/x\nround 1: PASS, 9 new entries verified\x1b[2K\\";
 	int i;
@@ -534,6 +546,7 @@ static void test_reason_escapes_names(void **state)
 			if (r.rs.r[i][j] < 0x20 || r.rs.r[i][j] > 0x7e)
 				fail_msg("reason %d holds byte 0x%02x: %s", i,
 					 (unsigned char)r.rs.r[i][j], r.rs.r[i]);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -546,7 +559,7 @@ static void test_reason_escapes_names(void **state)
 static void test_kexec_execute_custom_fields(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -555,6 +568,7 @@ static void test_kexec_execute_custom_fields(void **state)
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -566,7 +580,7 @@ static void test_kexec_execute_custom_fields(void **state)
 static void test_boot_aggregate_reordered(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	struct buf d = { .n = 0 };
 	unsigned char zero[320] = { 0 }, agg[32];
@@ -583,6 +597,7 @@ static void test_boot_aggregate_reordered(void **state)
 	add(&l, "n-ng|d-ng", &d);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+	att_reasons_free(&r.rs);
 }
 
 /* --- what a signature attests: one rule with ima-audit ------------- */
@@ -658,6 +673,7 @@ static int signed_round(const char *algofield, const unsigned char *dig,
 	put(&d, sig, slen);
 	add(&l, "ima-sigv2", &d);
 	quoted_pcrs(&l, 2, &q);
+	att_reasons_free(&r->rs);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l.b;
@@ -676,7 +692,7 @@ static int signed_round(const char *algofield, const unsigned char *dig,
  */
 static void test_md5_signature(void **state)
 {
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	unsigned char md5[16], s256[32], sig[400];
 	size_t n;
 
@@ -689,6 +705,7 @@ static void test_md5_signature(void **state)
 	n = sign_field("MD5", 1, 3, 2, md5, 16, sig);
 	assert_int_not_equal(signed_round("md5:", md5, 16, sig, n, &r), 0);
 	assert_true(reason_has(&r, "entry 1 (/bin/file): a signature over an md5 digest attests nothing"));
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -701,7 +718,7 @@ static void test_md5_signature(void **state)
  */
 static void test_signature_type(void **state)
 {
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	unsigned char dig[32], id[34], idd[32], sig[400];
 	size_t n;
 
@@ -721,6 +738,7 @@ static void test_signature_type(void **state)
 		fail_msg("the control (verity:, type 6) was refused: %s", r.rs.r[0]);
 	assert_int_not_equal(signed_round("ima:sha256:", dig, 32, sig, n, &r), 0);
 	assert_true(reason_has(&r, "an fs-verity signature over a file-hash digest: the kernel refuses it"));
+	att_reasons_free(&r.rs);
 }
 
 int main(void)

@@ -95,6 +95,7 @@ static int round_with(const char *deny_text, struct att_poll_round *r)
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
 	memcpy(q.val[IMA_BANK_SHA1][10], pcr[0], 20);
 	memcpy(q.val[IMA_BANK_SHA256][10], pcr[1], 32);
+	att_reasons_free(&r->rs);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = list.b;
@@ -107,7 +108,7 @@ static int round_with(const char *deny_text, struct att_poll_round *r)
 
 static void test_deny(void **state)
 {
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	char text[256], hex[65];
 	int i;
 
@@ -127,6 +128,7 @@ static void test_deny(void **state)
 	snprintf(text, sizeof(text), "%040x\n", 7);
 	assert_int_equal(round_with(text, &r), 1);
 	assert_non_null(strstr(r.rs.r[0], "lists no sha256 digest"));
+	att_reasons_free(&r.rs);
 }
 
 int main(void)

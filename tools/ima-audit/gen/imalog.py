@@ -236,6 +236,17 @@ def entries(data, endian="little"):
     return out
 
 
+def fields(data, endian="little"):
+    """The fields of an Entry's template data (u32 length, bytes each)."""
+    e = "little" if endian == "little" else "big"
+    f, off = [], 0
+    while off + 4 <= len(data):
+        n = int.from_bytes(data[off:off + 4], e)
+        f.append(data[off + 4:off + 4 + n])
+        off += 4 + n
+    return f
+
+
 def records(data, endian="little"):
     """(start, end, template name, template data offset) of each record:
     entries() in the shape the generators use."""

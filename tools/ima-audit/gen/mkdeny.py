@@ -116,12 +116,12 @@ case("comments-crlf", "control: comments, blank lines and CRLF ends "
      "(a list edited elsewhere) name nothing in the list",
      build(), "# revoked 2024\r\n\r\n" + sums((7,)).replace("\n", "\r\n"),
      0)
-# a deny list that cannot be read: a usage error, never a pass
+# a deny list that cannot be read: an input error, never a pass
 write("bad.deny", sums((1,)) + "not a digest\n")
 write("bad.pcrs", imalog.pcr_lines(build(), BOOT))
 imalog.write_case(write, "bad-file", "a deny list with a line that is no "
-                  "digest: refused (exit 2), naming the line",
+                  "digest: refused (exit 3), naming the line",
                   build().bytes(), ["--pcrs", "bad.pcrs", "--deny",
-                                    "bad.deny"], 2)
+                                    "bad.deny"], 3)
 with open(os.path.join(out, "bad-file.expect"), "a") as f:
     f.write("stderr-has bad.deny:2:\n")

@@ -260,22 +260,22 @@ from cryptography.hazmat.primitives.serialization import Encoding  # noqa
 write("bad-oid-cert.der", unknown_oid(ima_cert.public_bytes(Encoding.DER)))
 case("keys-ak-unknown-oid",
      "--ak-pub: a certificate whose public key algorithm is unknown: "
-     "exit 2 naming the file", glog,
+     "exit 3 naming the file", glog,
      quote_files("keys-ak-unknown-oid", gstate)[:4] +
      ["--ak-pub", "bad-oid-cert.der", "--quote-pcrs",
-      "keys-ak-unknown-oid.vals", "--nonce", NONCE.hex()], 2,
+      "keys-ak-unknown-oid.vals", "--nonce", NONCE.hex()], 3,
      errhas=["bad-oid-cert.der"])
 case("keys-ima-unknown-oid",
-     "--key: the same certificate is refused, exit 2 naming the file",
-     glog, ["--pcrs", "good.pcrs", "--key", "bad-oid-cert.der"], 2,
+     "--key: the same certificate is refused, exit 3 naming the file",
+     glog, ["--pcrs", "good.pcrs", "--key", "bad-oid-cert.der"], 3,
      errhas=["bad-oid-cert.der"])
 write("garbage-key.pem", b"-----BEGIN PUBLIC KEY-----\nAAAA\n"
       b"-----END PUBLIC KEY-----\n")
 case("keys-ak-garbage",
-     "an AK file that is no key: exit 2 naming the file", glog,
+     "an AK file that is no key: exit 3 naming the file", glog,
      ["--quote", "good-quote.msg", "--quote-sig", "good-quote.sig",
       "--ak-pub", "garbage-key.pem", "--quote-pcrs", "good-quote.vals",
-      "--nonce", NONCE.hex()], 2, errhas=["garbage-key.pem"])
+      "--nonce", NONCE.hex()], 3, errhas=["garbage-key.pem"])
 
 # --- quote files: truncated / oversized quote inputs exit 3
 for nm, edit in (("sig-truncated", lambda s: s[:-1]),

@@ -54,14 +54,14 @@ listed("manifest-md5-reference",
        "a manifest line 'md5:HEX PATH' (a file measured with ima_hash=md5 "
        "matched it): md5 is collision-prone, the manifest is refused",
        [(b"/usr/bin/m", "md5", MD5)],
-       b"md5:%s  /usr/bin/m\n" % MD5.hex().encode(), 2,
+       b"md5:%s  /usr/bin/m\n" % MD5.hex().encode(), 3,
        errhas=["manifest-md5-reference.manifest:1: md5 digests are "
                "collision-prone"])
 listed("manifest-md4-reference",
        "the same with 'md4:HEX PATH': refused",
        [(b"/usr/bin/m", "md4", MD4)],
        b"%s  /usr/bin/ok\nmd4:%s  /usr/bin/m\n" % (H, MD4.hex().encode()),
-       2, errhas=["manifest-md4-reference.manifest:2: md4 digests are "
+       3, errhas=["manifest-md4-reference.manifest:2: md4 digests are "
                   "collision-prone"])
 listed("manifest-md5-measured",
        "a file measured with md5, the manifest listing its sha256: no "
@@ -74,7 +74,7 @@ listed("manifest-escape-unknown",
        "a '\\'-line whose name holds '\\t', an escape sha256sum never "
        "writes (it read as /usr/bin/tool): refused with its line",
        [(b"/usr/bin/tool", "sha256", TOOL)],
-       b"%s  /usr/bin/ok\n\\%s  /usr/bin/\\tool\n" % (H, H), 2,
+       b"%s  /usr/bin/ok\n\\%s  /usr/bin/\\tool\n" % (H, H), 3,
        errhas=["manifest-escape-unknown.manifest:2: byte 77: escape "
                "'\\x5ct' in a name"])
 listed("manifest-escape-cr-other-path",
@@ -92,7 +92,7 @@ listed("manifest-raw-cr-name",
        "sha256sum before 9.0 listing '/usr/bin/x<CR>'; it read as "
        "/usr/bin/x): refused with its line",
        [(b"/usr/bin/x", "sha256", TOOL)],
-       b"%s  /usr/bin/x\r\n" % H, 2,
+       b"%s  /usr/bin/x\r\n" % H, 3,
        errhas=["manifest-raw-cr-name.manifest:1: the path ends in a "
                "carriage return"])
 listed("manifest-escape-control",

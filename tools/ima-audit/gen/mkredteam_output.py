@@ -88,9 +88,22 @@ for i in range(150):
 write("output-many-failures.pcrs", imalog.pcr_lines(log, BOOT).encode())
 case("output-many-failures",
      "150 unsigned files with 600-byte paths: all 150 failures counted, "
-     "the first 100 listed with their paths cut, the rest reported per "
-     "class", log.bytes(), ["--pcrs", "output-many-failures.pcrs",
-                            "--require-signatures"], 1,
+     "the first 100 listed (-v) with their paths cut, the rest reported "
+     "per class", log.bytes(), ["--pcrs", "output-many-failures.pcrs",
+                                "--require-signatures", "-v"], 1,
      [(i, "unsigned") for i in range(1, 101)],
      has=["FAIL: ... 50 more unsigned failures not listed",
           "...(600 bytes): "])
+write("output-many-failures-collapsed.pcrs",
+      imalog.pcr_lines(log, BOOT).encode())
+case("output-many-failures-collapsed",
+     "the same without -v: the text report says the 150 failures of the "
+     "class in one line (count, entries, the first, what to do); the JSON "
+     "keeps every listed one", log.bytes(),
+     ["--pcrs", "output-many-failures-collapsed.pcrs",
+      "--require-signatures"], 1,
+     [(i, "unsigned") for i in range(1, 101)],
+     has=["FAIL: 150 unsigned failures (entries 1..150; -v lists each); "
+          "the first: entry 1 @",
+          ". To fix: The file has no signature and --require-signatures "
+          "is set"])

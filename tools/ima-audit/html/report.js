@@ -381,11 +381,22 @@
 					el('li', { 'data-entry': f.entry === null ? '-' : f.entry },
 						f.entry === null ? 'list: ' : [entryLink(f.entry), ' @' + f.offset + ': '],
 						f.path !== null ? el('span', { class: 'path' }, visible(f.path) + ': ') : null,
-						visible(f.reason)))),
+						visible(f.reason), failureDetail(f)))),
 				list.length > MAX_GROUP ? el('p', null, '\u2026 and ' + num(list.length - MAX_GROUP) +
 					' more of this class (the table shows them all)') : null));
 		}
 		section('failures', 'Failures', kids);
+	}
+
+	/* what a failure names besides its reason: got and expected (JSON) */
+	function failureDetail(f) {
+		const parts = [];
+
+		if (f.got !== null && f.got !== undefined)
+			parts.push('got ' + visible(f.got));
+		if (f.expected !== null && f.expected !== undefined)
+			parts.push('expected ' + visible(f.expected));
+		return parts.length ? el('span', { class: 'detail' }, ' (' + parts.join('; ') + ')') : null;
 	}
 
 	function auditEntries(d, r, t, byEntry) {

@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 #include "ima_deny.h"
+#include "ima_exclude.h"
+#include "ima_keylime.h"
 #include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
@@ -39,6 +41,9 @@ enum ima_exit {
 #define IMA_FAILURES_PER_CLASS 100
 #define IMA_PATH_KEEP 256
 #define IMA_REASON_MAX 1024	/* a reason, escaped, with its NUL */
+/* the text report lists a class's failures one a line up to this many;
+ * more become one line with the count and what to do (-v: all) */
+#define IMA_COLLAPSE_OVER 3
 
 struct ima_audit_opts {
 	struct ima_reader_opts reader;
@@ -54,6 +59,7 @@ struct ima_audit_opts {
 	size_t expect_policy_len;
 	const char *expect_policy_name;
 	int jobs;			/* verification threads, 0: inline */
+	bool verbose;			/* -v: every failure on its line */
 	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
 					 * 65536; 0: 65536 (fuzzers: small) */
 	/*
@@ -88,6 +94,23 @@ struct ima_audit_opts {
 	struct ima_listkeys *listkeys;
 	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
 	const struct ima_denylist *deny;
+	/*
+	 * --exclude and a Keylime policy's excludes: a file whose path
+	 * matches is never judged (signatures, manifest); its record is
+	 * still hashed, replayed, bound and checked against --deny
+	 */
+	const struct ima_excludes *excludes;
+	/* --manifest given a Keylime runtime policy: what it says besides
+	 * its digests, which are in manifest (ima_keylime.h) */
+	const struct ima_keylime *keylime;
+	/*
+	 * --write-keylime: every entry the audit proves (its verdict ok:
+	 * bound, covered, no failure names it, the audit complete) is added
+	 * to this policy: a file's digest by path, a key's by keyring, a
+	 * buffer's by name. NULL: none written.
+	 */
+	struct ima_keylime_out *keylime_out;
+	const char *keylime_out_name;		/* shown in the report */
 	/* every record read, after its checks (the page's entry table) */
 	void (*on_record)(void *ctx, const struct ima_record *rec);
 	void *record_ctx;
@@ -102,6 +125,18 @@ enum ima_fail_kind {
 	IMA_FK_GLOBAL,		/* PCR, policy */
 };
 
+/*
+ * What a failure names besides its entry and reason (the JSON report's
+ * pcr, key_id, got, expected): got is what the list holds or replays to,
+ * expected what the reference (PCR values, manifest, computation) says.
+ */
+struct ima_fail_detail {
+	int pcr;		/* -1: none */
+	bool has_keyid;
+	uint32_t keyid;
+	const char *got, *expected;	/* NULL: none; escaped when kept */
+};
+
 struct ima_failure {
 	uint64_t index;		/* IMA_NO_INDEX for global failures */
 	uint64_t offset;
@@ -111,6 +146,10 @@ struct ima_failure {
 	char *path;		/* may be NULL; at most IMA_PATH_KEEP bytes */
 	size_t path_len;	/* the path's whole length */
 	char *reason;
+	int pcr;		/* -1: none */
+	bool has_keyid;
+	uint32_t keyid;
+	char *got, *expected;	/* NULL: none */
 };
 
 enum ima_boot_status {
@@ -175,6 +214,14 @@ struct ima_audit {
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
 	uint64_t deny_checked, denied, deny_unchecked;	/* --deny */
+	uint64_t mf_by_signature;	/* Keylime: a verification key's */
+	uint64_t kl_buf_checked, kl_buf_match, kl_keys_ignored;
+	uint64_t excluded, exclude_untested;	/* --exclude */
+	uint64_t *exclude_hits;		/* per pattern */
+	/* --write-keylime: what the policy was offered, then given */
+	struct ima_kl_offer *kl_offers;
+	size_t nkl_offers, cap_kl_offers;
+	uint64_t kl_written, kl_unproven, kl_unwritable;
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */
@@ -226,6 +273,19 @@ struct ima_audit {
 	size_t npolicies, cap_policies;
 	bool policy_found;
 	/*
+	 * The last ima_policy record after the list's last boot_aggregate,
+	 * bound or not: what the list claims, for --show-policy when nothing
+	 * attests a policy (never a verdict)
+	 */
+	uint8_t *claimed_policy;
+	size_t claimed_policy_len;
+	uint64_t claimed_policy_index;
+	uint32_t claimed_policy_pcr;
+	bool has_claimed_policy;
+	/* --expect-policy: the first rule that differs, as each side has it */
+	char *policy_got, *policy_want;
+	unsigned long policy_rule, policy_want_line;
+	/*
 	 * Policy records that may each be the last kernel's last, but differ
 	 * (or none is surely the last kernel's): what the TPM orders does not
 	 * say which is the recorded policy (policy_diff says why)
@@ -242,7 +302,7 @@ struct ima_audit {
 	uint8_t *policy;
 	size_t policy_len;
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
-	char policy_diff[200];
+	char policy_diff[600];
 
 	/* failures: all counted, the first of each class kept */
 	struct ima_failure *failures;
@@ -250,6 +310,10 @@ struct ima_audit {
 	uint64_t failure_count;
 	uint64_t class_count[IMA_FC_COUNT];	/* counted per class */
 	uint64_t class_kept[IMA_FC_COUNT];	/* kept per class */
+	uint64_t class_lo[IMA_FC_COUNT], class_hi[IMA_FC_COUNT];
+					/* their entries (hi 0, lo 0: none
+					 * or global only; see class_entries) */
+	bool class_entries[IMA_FC_COUNT];
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;
@@ -259,6 +323,9 @@ struct ima_audit {
 	unsigned int cache_slots;
 	struct hashq *hashq;	/* PCR replay on a worker thread */
 	bool hashq_shared;	/* opts->hashq: keep it running */
+
+	/* set by the command: an output it could not write (exit 2) */
+	const char *write_error;
 };
 
 /* -1 when out of memory; then a holds nothing to free. */
@@ -296,9 +363,21 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+/* The same with what it names besides (d may be NULL). */
+void ima_audit_faild(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const struct ima_fail_detail *d, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
 /* Output (report.c) */
 void ima_report_text(const struct ima_audit *a, FILE *out);
 void ima_report_json(const struct ima_audit *a, FILE *out);
+/*
+ * The one JSON object of a run that produced no report (a usage error, an
+ * input that cannot be read): tool, version, input, exit code, message.
+ */
+void ima_report_json_error(FILE *out, const char *input, int exit_code,
+			   const char *message);
 void ima_report_failures(const struct ima_audit *a, FILE *out);
 /* The text report's lines on what binds the list and every waiver. */
 void ima_report_binding(const struct ima_audit *a, FILE *out);

@@ -61,6 +61,8 @@ void ima_listkeys_free(struct ima_listkeys *lk);
  * else -1 and why (naming the certificate when it parses), -2 when out
  * of memory.
  */
+/* Whether the len bytes at der are one DER X.509 certificate, nothing else. */
+bool ima_listkeys_is_cert(const uint8_t *der, size_t len);
 int ima_listkeys_add(struct ima_listkeys *lk, const uint8_t *der, size_t len,
 		     uint64_t index, uint64_t offset, uint32_t pcr,
 		     char *why, size_t whylen);

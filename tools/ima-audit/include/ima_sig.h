@@ -44,6 +44,13 @@ int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 		     size_t errlen);
 void ima_keyring_free(struct ima_keyring *kr);
 /*
+ * A DER SubjectPublicKeyInfo (len bytes, nothing after it), RSA or EC,
+ * with key id keyid (0: computed as for a bare key). 0, or -1 with err.
+ */
+int ima_keyring_add_der_pubkey(struct ima_keyring *kr, const uint8_t *der,
+			       size_t len, uint32_t keyid, const char *what,
+			       char *err, size_t errlen);
+/*
  * An X509 * the ring takes over on success (0); -2 for a key neither RSA
  * nor EC (the certificate stays the caller's), -1 out of memory.
  */

@@ -6,6 +6,16 @@
 #include <ctype.h>
 #include <stddef.h>
 
+/* "WHAT:LINE: message" into err, the error of a line of an input; -1. */
+int ima_line_error(char *err, size_t errlen, const char *what,
+		   unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/*
+ * The length of the UTF-8 sequence of more than one byte at s (left bytes
+ * there), or 0: not one, overlong, a surrogate, above U+10FFFF, cut.
+ */
+size_t ima_utf8_len(const unsigned char *s, size_t left);
+
 /* The length of the run of characters of class cls at p, before end. */
 static inline size_t ima_span(const char *p, const char *end,
 			      int (*cls)(int))

@@ -6,253 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ima_audit.h"
+#include "audit_internal.h"
+#include "ima_html.h"
 #include "ima_quote.h"
 
-#define CACHE_SLOTS (1u << 16)
-
-enum job_kind { JOB_V2, JOB_MODSIG };
-
-struct sig_job {
-	struct ima_audit *a;
-	enum job_kind kind;
-	uint64_t index, offset;
+/* An entry offered to --write-keylime, kept if the audit proves it. */
+struct ima_kl_offer {
+	uint64_t index;
+	uint32_t pcr;
+	enum ima_keylime_table table;
 	const struct ima_hash_algo *alg;
 	uint8_t digest[IMA_MAX_DIGEST];
-	uint32_t dlen;
-	int dtype;		/* enum ima_digest_type */
-	struct ima_sig_hdr hdr;
-	uint8_t *sig;
-	uint32_t siglen;
-	size_t plen;		/* the path's length; path holds the first
-				 * IMA_PATH_KEEP bytes of it */
-	char path[];
+	char *name;
+	size_t nlen;
 };
-
-/* Jobs travel to the workers in batches to keep hand-offs rare. */
-#define BATCH 64
-
-struct sig_batch {
-	int n;
-	struct sig_job *jobs[BATCH];
-};
-
-/*
- * Hash queue: with a second CPU, PCR replay (the sha256 of every template
- * data and the extension of every bank) runs on a worker thread while
- * the main thread frames records, checks their sha1 template hash, the
- * manifest and the signatures. The main thread copies each record's
- * logged digest and hashed template data into one of HQ_NBUF buffers;
- * the worker takes full buffers in order and extends its own struct
- * ima_replay, merged back at the end, so entries are extended in log
- * order exactly as inline.
- */
-#define HQ_NBUF		4
-#define HQ_BUFSZ	(256u << 10)
-
-struct hq_item {		/* followed by len bytes, padded to 8 */
-	uint64_t index;
-	uint64_t offset;
-	uint32_t pcr;
-	uint32_t len;
-	uint32_t violation;
-	uint8_t digest[IMA_MAX_DIGEST];	/* template digest as logged */
-};
-
-struct hashq {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t ready, freed;
-	uint8_t *buf[HQ_NBUF];
-	size_t used[HQ_NBUF];
-	bool full[HQ_NBUF];	/* handed to the worker */
-	int fill;		/* buffer the main thread fills */
-	int next;		/* buffer the worker takes next */
-	size_t bufsz;		/* bytes per buffer */
-	bool done;
-	uint32_t banks;
-	int list_bank;		/* the bank whose digest the list logs */
-	struct ima_replay replay;
-};
-
-static void hq_extend(struct hashq *q, const struct hq_item *it,
-		      const uint8_t *data)
-{
-	uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST];
-	int b;
-
-	for (b = 0; b < IMA_NR_BANKS; b++) {
-		const struct ima_hash_algo *alg = ima_bank_algo(b);
-
-		if (!(q->banks & (1u << b)))
-			continue;
-		if (it->violation)
-			memset(digests[b], 0xff, alg->size);
-		else if (b == q->list_bank)
-			memcpy(digests[b], it->digest, alg->size);
-		else
-			ima_digest(alg, data, it->len, digests[b]);
-	}
-	ima_replay_extend_at(&q->replay, it->pcr, digests, it->index,
-			     it->offset);
-}
-
-static size_t hq_item_size(size_t len)
-{
-	return sizeof(struct hq_item) + ((len + 7) & ~(size_t)7);
-}
-
-static void *hq_worker(void *arg)
-{
-	struct hashq *q = arg;
-
-	for (;;) {
-		const uint8_t *p, *end;
-		int i;
-
-		pthread_mutex_lock(&q->lock);
-		while (!q->full[q->next] && !q->done)
-			pthread_cond_wait(&q->ready, &q->lock);
-		if (!q->full[q->next]) {
-			pthread_mutex_unlock(&q->lock);
-			break;
-		}
-		i = q->next;
-		pthread_mutex_unlock(&q->lock);
-
-		p = q->buf[i];
-		end = p + q->used[i];
-		while (p < end) {
-			const struct hq_item *it = (const void *)p;
-
-			hq_extend(q, it, p + sizeof(*it));
-			p += hq_item_size(it->len);
-		}
-
-		pthread_mutex_lock(&q->lock);
-		q->used[i] = 0;
-		q->full[i] = false;
-		q->next = (i + 1) % HQ_NBUF;
-		pthread_cond_signal(&q->freed);
-		pthread_mutex_unlock(&q->lock);
-	}
-	return NULL;
-}
-
-static void hq_free(struct hashq *q)
-{
-	int i;
-
-	for (i = 0; i < HQ_NBUF; i++)
-		free(q->buf[i]);
-	pthread_mutex_destroy(&q->lock);
-	pthread_cond_destroy(&q->ready);
-	pthread_cond_destroy(&q->freed);
-	free(q);
-}
-
-static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs,
-			    size_t bufsz)
-{
-	struct hashq *q = calloc(1, sizeof(*q));
-	int i;
-
-	if (!q)
-		return NULL;
-	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->ready, NULL);
-	pthread_cond_init(&q->freed, NULL);
-	q->banks = banks;
-	q->bufsz = bufsz;
-	ima_replay_init(&q->replay, banks, pcrs);
-	for (i = 0; i < HQ_NBUF; i++) {
-		q->buf[i] = malloc(bufsz);
-		if (!q->buf[i])
-			goto fail;
-	}
-	if (pthread_create(&q->thread, NULL, hq_worker, q))
-		goto fail;
-	return q;
-fail:
-	hq_free(q);
-	return NULL;
-}
-
-/* Hand the buffer being filled to the worker; wait for the next one. */
-static void hq_flush(struct hashq *q)
-{
-	pthread_mutex_lock(&q->lock);
-	if (q->used[q->fill]) {
-		q->full[q->fill] = true;
-		pthread_cond_signal(&q->ready);
-		q->fill = (q->fill + 1) % HQ_NBUF;
-	}
-	while (q->full[q->fill])
-		pthread_cond_wait(&q->freed, &q->lock);
-	pthread_mutex_unlock(&q->lock);
-}
-
-static void hq_add(struct hashq *q, const struct ima_record *rec,
-		   const uint8_t *data, size_t len, bool violation)
-{
-	struct hq_item it = {
-		.index = rec->index,
-		.offset = rec->offset,
-		.pcr = rec->pcr,
-		.len = (uint32_t)len,
-		.violation = violation,
-	};
-	size_t size = hq_item_size(len);
-	int i;
-
-	memcpy(it.digest, rec->digest, rec->digest_len);
-	if (size > q->bufsz) {
-		/* a huge entry: let the worker drain, then extend here */
-		hq_flush(q);
-		pthread_mutex_lock(&q->lock);
-		for (i = 0; i < HQ_NBUF; i++)
-			while (q->full[i])
-				pthread_cond_wait(&q->freed, &q->lock);
-		pthread_mutex_unlock(&q->lock);
-		hq_extend(q, &it, data);
-		return;
-	}
-	if (q->used[q->fill] + size > q->bufsz)
-		hq_flush(q);
-	memcpy(q->buf[q->fill] + q->used[q->fill], &it, sizeof(it));
-	memcpy(q->buf[q->fill] + q->used[q->fill] + sizeof(it), data, len);
-	q->used[q->fill] += size;
-}
-
-/* Drain the queue, stop the worker, take its replay as a->replay. */
-static void hq_finish(struct ima_audit *a)
-{
-	struct hashq *q = a->hashq;
-	int i;
-
-	if (!q)
-		return;
-	hq_flush(q);
-	pthread_mutex_lock(&q->lock);
-	if (a->hashq_shared) {
-		/* the worker stays: wait until it has taken every buffer */
-		for (i = 0; i < HQ_NBUF; i++)
-			while (q->full[i])
-				pthread_cond_wait(&q->freed, &q->lock);
-		a->replay = q->replay;	/* its pending lists move too */
-		memset(&q->replay, 0, sizeof(q->replay));
-		pthread_mutex_unlock(&q->lock);
-		a->hashq = NULL;
-		return;
-	}
-	q->done = true;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	a->replay = q->replay;	/* same banks and expected values */
-	hq_free(q);
-	a->hashq = NULL;
-}
 
 static const char *const class_names[IMA_FC_COUNT] = {
 #define IMA_FC_NAME(id, name) [IMA_FC_##id] = name,
@@ -306,7 +73,7 @@ static int class_kind(int cls)
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
-			const char *reason);
+			const struct ima_fail_detail *d, const char *reason);
 
 /*
  * A reason may quote input (a template name): it is kept escaped
@@ -314,18 +81,18 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
  */
 static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		  int kind, int cls, const char *path, size_t plen,
-		  const char *fmt, va_list ap)
-	__attribute__((format(printf, 8, 0)));
+		  const struct ima_fail_detail *d, const char *fmt, va_list ap)
+	__attribute__((format(printf, 9, 0)));
 
 static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		  int kind, int cls, const char *path, size_t plen,
-		  const char *fmt, va_list ap)
+		  const struct ima_fail_detail *d, const char *fmt, va_list ap)
 {
 	char raw[256], reason[IMA_REASON_MAX];
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	ima_escape(reason, sizeof(reason), raw, strlen(raw));
-	add_failure(a, index, offset, kind, cls, path, plen, reason);
+	add_failure(a, index, offset, kind, cls, path, plen, d, reason);
 }
 
 void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
@@ -335,7 +102,47 @@ void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(a, index, offset, class_kind(cls), cls, path, plen, fmt, ap);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, NULL, fmt,
+	      ap);
+	va_end(ap);
+}
+
+void ima_audit_faild(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const struct ima_fail_detail *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, d, fmt,
+	      ap);
+	va_end(ap);
+}
+
+/*
+ * A failure of one record: its PCR is named (unless d names one), and
+ * whatever else d holds.
+ */
+static void rfail(struct ima_audit *a, const struct ima_record *rec,
+		  const struct ima_fail_detail *d, int cls, const char *path,
+		  size_t plen, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void rfail(struct ima_audit *a, const struct ima_record *rec,
+		  const struct ima_fail_detail *d, int cls, const char *path,
+		  size_t plen, const char *fmt, ...)
+{
+	struct ima_fail_detail dd = { .pcr = (int)rec->pcr };
+	va_list ap;
+
+	if (d) {
+		dd = *d;
+		if (dd.pcr < 0)
+			dd.pcr = (int)rec->pcr;
+	}
+	va_start(ap, fmt);
+	vfail(a, rec->index, rec->offset, class_kind(cls), cls, path, plen,
+	      &dd, fmt, ap);
 	va_end(ap);
 }
 
@@ -346,13 +153,39 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, fmt, ap);
+	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, NULL, fmt,
+	      ap);
 	va_end(ap);
+}
+
+/* "ALG:HEX" of a digest, into out (IMA_DIGEST_TEXT bytes) */
+#define IMA_DIGEST_TEXT (24 + 2 * IMA_MAX_DIGEST)
+static const char *digest_text(char *out, const struct ima_hash_algo *alg,
+			       const uint8_t *d, size_t len)
+{
+	size_t n = (size_t)snprintf(out, IMA_DIGEST_TEXT, "%s:",
+				    alg ? alg->name : "?");
+
+	if (len > IMA_MAX_DIGEST)
+		len = IMA_MAX_DIGEST;
+	ima_bin2hex(d, len, out + n);
+	return out;
+}
+
+/* A detail's text, escaped as a reason is; NULL for none (or no memory) */
+static char *detail_text(const char *s)
+{
+	char buf[IMA_REASON_MAX];
+
+	if (!s)
+		return NULL;
+	ima_escape(buf, sizeof(buf), s, strlen(s));
+	return strdup(buf);
 }
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
-			const char *reason)
+			const struct ima_fail_detail *d, const char *reason)
 {
 	unsigned int keep = a->opts->failures_per_class ?
 			    a->opts->failures_per_class :
@@ -364,6 +197,13 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 	pthread_mutex_lock(&a->lock);
 	a->failure_count++;
 	a->class_count[cls]++;
+	if (index != IMA_NO_INDEX) {
+		if (!a->class_entries[cls] || index < a->class_lo[cls])
+			a->class_lo[cls] = index;
+		if (!a->class_entries[cls] || index > a->class_hi[cls])
+			a->class_hi[cls] = index;
+		a->class_entries[cls] = true;
+	}
 	if (a->class_kept[cls] >= keep)
 		goto out;	/* counted, reported as not listed */
 	if (a->nfailures == a->cap_failures) {
@@ -388,13 +228,21 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 				 IMA_PATH_KEEP) : NULL;
 	f->path_len = path ? plen : 0;
 	f->reason = strdup(reason);
-	if (f->reason && (f->path || !path)) {
+	f->pcr = d ? d->pcr : -1;
+	f->has_keyid = d && d->has_keyid;
+	f->keyid = d ? d->keyid : 0;
+	f->got = d ? detail_text(d->got) : NULL;
+	f->expected = d ? detail_text(d->expected) : NULL;
+	if (f->reason && (f->path || !path) &&
+	    (!d || ((f->got || !d->got) && (f->expected || !d->expected)))) {
 		a->nfailures++;
 		a->class_kept[cls]++;
 	} else {
 		a->oom = true;
 		free(f->path);
 		free(f->reason);
+		free(f->got);
+		free(f->expected);
 	}
 out:
 	pthread_mutex_unlock(&a->lock);
@@ -409,212 +257,6 @@ static void count_failures(struct ima_audit *a, int cls, uint64_t n)
 	pthread_mutex_unlock(&a->lock);
 }
 
-static void *verifier_new(void *arg)
-{
-	struct ima_audit_opts *opts = arg;
-
-	return ima_verifier_new(&opts->keys);
-}
-
-static void verifier_free(void *v)
-{
-	ima_verifier_free(v);
-}
-
-/* Returns false (no caching for this job) if it cannot be computed. */
-static bool cache_key(const struct sig_job *j, uint8_t *key)
-{
-	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
-	uint8_t *buf = malloc(16 + j->dlen + j->siglen);
-	size_t n = 0;
-
-	if (!buf)
-		return false;
-	buf[n++] = (uint8_t)j->kind;
-	buf[n++] = (uint8_t)j->alg->id;
-	buf[n++] = (uint8_t)j->dtype;	/* the same bytes, another verdict */
-	memcpy(buf + n, &j->dlen, 4);
-	n += 4;
-	memcpy(buf + n, j->digest, j->dlen);
-	n += j->dlen;
-	memcpy(buf + n, j->sig, j->siglen);
-	n += j->siglen;
-	n = ima_digest(sha256, buf, n, key) ? 0 : 1;
-	free(buf);
-	return n;
-}
-
-static void report_result(struct sig_job *j, int rc, bool cached,
-			  const char *path, size_t plen)
-{
-	struct ima_audit *a = j->a;
-	bool modsig = j->kind == JOB_MODSIG;
-	const char *what = modsig ? "modsig" : "signature";
-
-	pthread_mutex_lock(&a->lock);
-	if (cached)
-		a->sig.cache_hits++;
-	if (rc == IMA_SIG_OK) {
-		a->sig.verified++;
-		if (modsig)
-			a->sig.modsig_verified++;
-	} else {
-		a->sig.failed++;
-		if (modsig)
-			a->sig.modsig_failed++;
-		if (rc == IMA_SIG_UNKNOWN_KEY)
-			a->sig.unknown_key++;
-	}
-	pthread_mutex_unlock(&a->lock);
-
-	switch (rc) {
-	case IMA_SIG_OK:
-		break;
-	case IMA_SIG_BAD:
-		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
-				       plen, "modsig: bad signature");
-		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, path,
-				       plen,
-				       "bad signature (key id %08x)",
-				       j->hdr.keyid);
-		break;
-	case IMA_SIG_UNKNOWN_KEY:
-		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
-				       plen,
-				       "modsig: signer certificate not among the keys");
-		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, path,
-				       plen, "unknown key id %08x",
-				       j->hdr.keyid);
-		break;
-	case IMA_SIG_ALGO_MISMATCH:
-		if (modsig) {
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
-				       plen,
-				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
-				       j->alg->name);
-		} else {
-			const struct ima_hash_algo *h =
-				ima_hash_by_id(j->hdr.hash_algo);
-
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, path,
-				       plen,
-				       "signature hash %s does not match d-ng %s",
-				       h ? h->name : "unknown", j->alg->name);
-		}
-		break;
-	case IMA_SIG_MALFORMED:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_MALFORMED, path, plen,
-			       "%s: malformed %s", what,
-			       modsig ? "PKCS#7 message" : "signature header");
-		break;
-	case IMA_SIG_WEAK_DIGEST:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO,
-				j->path, j->plen,
-				"%s%s digest: collisions are practical, so its signature attests nothing",
-				modsig ? "modsig: " : "", j->alg->name);
-		break;
-	case IMA_SIG_TYPE_MISMATCH:
-		ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_TYPE,
-				j->path, j->plen,
-				"%s signature (type 0x%02x) over %s digest: the kernel refuses it",
-				j->hdr.type == IMA_VERITY_DIGSIG ? "an fs-verity" :
-				"a file-hash", j->hdr.type,
-				j->dtype == IMA_DT_VERITY ? "an fs-verity" :
-				"a file-hash");
-		break;
-	default:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_UNSUPPORTED, path, plen,
-			       "%s: unsupported algorithm or key type (%s)",
-			       what, j->alg->name);
-		break;
-	}
-}
-
-static void report_sig(struct sig_job *j, int rc, bool cached)
-{
-	report_result(j, rc, cached, j->path, j->plen);
-}
-
-/* A result checked on the main thread (a key from the list). */
-static void report_sig_at(struct sig_job *j, int rc, const char *path,
-			  size_t plen)
-{
-	report_result(j, rc, false, path, plen);
-}
-
-static void run_job(void *arg, void *state)
-{
-	struct sig_job *j = arg;
-	struct ima_audit *a = j->a;
-	uint8_t key[32];
-	uint8_t *slot;
-	int rc;
-
-	if (!state) {
-		/* the worker has no verifier (allocation failed): exit 3 */
-		pthread_mutex_lock(&a->lock);
-		a->oom = true;
-		pthread_mutex_unlock(&a->lock);
-		goto out;
-	}
-	if (!cache_key(j, key)) {
-		/* verify without the cache rather than share a slot */
-		slot = NULL;
-		goto verify;
-	}
-	slot = a->cache[(key[0] | key[1] << 8) & (a->cache_slots - 1)];
-	pthread_mutex_lock(&a->lock);
-	if (slot[32] && !memcmp(slot, key, 32)) {
-		rc = slot[32] - 1;
-		pthread_mutex_unlock(&a->lock);
-		report_sig(j, rc, true);
-		goto out;
-	}
-	pthread_mutex_unlock(&a->lock);
-verify:
-	if (j->kind == JOB_V2)
-		rc = ima_verify_sig(state, j->alg, j->dtype, j->digest,
-				    j->dlen, &j->hdr);
-	else
-		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
-				       j->sig, j->siglen);
-
-	if (slot) {
-		pthread_mutex_lock(&a->lock);
-		memcpy(slot, key, 32);
-		slot[32] = (uint8_t)(rc + 1);
-		pthread_mutex_unlock(&a->lock);
-	}
-	report_sig(j, rc, false);
-out:
-	free(j->sig);
-	free(j);
-}
-
-static void run_batch(void *arg, void *state)
-{
-	struct sig_batch *b = arg;
-	int i;
-
-	for (i = 0; i < b->n; i++)
-		run_job(b->jobs[i], state);
-	free(b);
-}
-
-static void flush_batch(struct ima_audit *a)
-{
-	if (a->batch && a->batch->n)
-		ima_pool_submit(a->pool, a->batch);
-	else
-		free(a->batch);
-	a->batch = NULL;
-}
 
 /*
  * With a quote, the expected values are the quoted ones if every check
@@ -642,42 +284,6 @@ static void bind(struct ima_audit *a, struct ima_audit_opts *opts)
 	a->bound &= ~opts->ignore_pcrs;
 }
 
-struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts)
-{
-	return hq_new(0, NULL, opts->hashq_bufsz ? opts->hashq_bufsz :
-		      HQ_BUFSZ);
-}
-
-void ima_audit_hashq_free(struct hashq *q)
-{
-	if (!q)
-		return;
-	pthread_mutex_lock(&q->lock);
-	q->done = true;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	hq_free(q);
-}
-
-struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts)
-{
-	return ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
-			    verifier_free, opts);
-}
-
-/* Every submitted job done; the audit's own pool freed. */
-static void pool_done(struct ima_audit *a)
-{
-	if (!a->pool)
-		return;
-	flush_batch(a);
-	if (a->pool_shared)
-		ima_pool_wait(a->pool);
-	else
-		ima_pool_finish(a->pool);
-	a->pool = NULL;
-}
 
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 {
@@ -691,42 +297,19 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	for (b = 0; b < IMA_NR_BANKS; b++)
 		if (opts->pcrs.have[b])
 			opts->banks |= 1u << b;
-	/*
-	 * With keys, the verification threads have the CPUs; replay is
-	 * cheap next to them and stays inline.
-	 */
-	if (opts->jobs > 0 && !opts->keys.n && opts->banks && opts->hashq) {
-		struct hashq *q = opts->hashq;
-
-		/* idle since the last audit's hq_finish: start afresh */
-		pthread_mutex_lock(&q->lock);
-		q->banks = opts->banks;
-		ima_replay_init(&q->replay, opts->banks, &opts->pcrs);
-		q->fill = q->next = 0;
-		pthread_mutex_unlock(&q->lock);
-		a->hashq = q;
-		a->hashq_shared = true;
-	} else if (opts->jobs > 0 && !opts->keys.n && opts->banks) {
-		a->hashq = hq_new(opts->banks, &opts->pcrs,
-				  opts->hashq_bufsz ? opts->hashq_bufsz :
-				  HQ_BUFSZ);
-	}
+	audit_replay_start(a);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
-	if (opts->keys.n) {
-		a->cache_slots = opts->cache_slots ? opts->cache_slots :
-				 CACHE_SLOTS;
-		if (a->cache_slots & (a->cache_slots - 1) ||
-		    a->cache_slots > CACHE_SLOTS)
-			a->cache_slots = CACHE_SLOTS;
-		a->cache = calloc(a->cache_slots, sizeof(*a->cache));
-		a->pool_shared = opts->pool;
-		if (a->cache)
-			a->pool = opts->pool ? opts->pool :
-				  ima_audit_pool_new(opts);
-		if (!a->pool) {
-			ima_audit_free(a);	/* nothing is left to free */
+	if (ima_excludes_count(opts->excludes)) {
+		a->exclude_hits = calloc(ima_excludes_count(opts->excludes),
+					 sizeof(*a->exclude_hits));
+		if (!a->exclude_hits) {
+			ima_audit_free(a);
 			return -1;
 		}
+	}
+	if (audit_sigs_start(a)) {
+		ima_audit_free(a);	/* nothing is left to free */
+		return -1;
 	}
 	return 0;
 }
@@ -735,12 +318,14 @@ void ima_audit_free(struct ima_audit *a)
 {
 	size_t i;
 
-	hq_finish(a);	/* if ima_audit_run was not called */
-	pool_done(a);
+	audit_replay_finish(a);	/* if ima_audit_run was not called */
+	audit_sigs_done(a);
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
 		free(a->failures[i].reason);
+		free(a->failures[i].got);
+		free(a->failures[i].expected);
 	}
 	free(a->failures);
 	for (i = 0; i < a->npolicies; i++)
@@ -748,8 +333,15 @@ void ima_audit_free(struct ima_audit *a)
 	free(a->policies);
 	free(a->handovers);
 	free(a->kstarts);
+	free(a->claimed_policy);
+	free(a->policy_got);
+	free(a->policy_want);
 	a->policy = NULL;
 	free(a->cache);
+	free(a->exclude_hits);
+	for (i = 0; i < a->nkl_offers; i++)
+		free(a->kl_offers[i].name);
+	free(a->kl_offers);
 	ima_replay_free(&a->replay);
 	pthread_mutex_destroy(&a->lock);
 }
@@ -814,7 +406,7 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 	int b;
 
 	if (a->hashq) {
-		hq_add(a->hashq, rec, data, len, violation);
+		audit_replay_add(a, rec, data, len, violation);
 		return;
 	}
 	for (b = 0; b < IMA_NR_BANKS; b++) {
@@ -879,7 +471,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 				   &e->dtype, &algo, &algo_len, &e->digest,
 				   &e->dlen) ||
 	    v2 != (e->dtype != IMA_DT_NONE)) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "malformed %s field (expected %sALGO, \":\", NUL, DIGEST)",
 			       ima_field_name(rec->fields[i].id),
@@ -888,7 +480,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 	e->alg = ima_hash_by_name(algo, algo_len);
 	if (!e->alg) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "unknown digest algorithm '%.*s'",
 			       (int)(algo_len > 32 ? 32 : algo_len), algo);
@@ -896,7 +488,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 check:
 	if (e->dlen != e->alg->size) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "%s digest has %u bytes, expected %u",
 			       e->alg->name, e->dlen, e->alg->size);
@@ -972,10 +564,20 @@ static void check_boot_aggregate(struct ima_audit *a,
 		return;
 	}
 	a->boot = IMA_BOOT_MISMATCH;
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BOOT_AGGREGATE, e->path,
-		       e->plen,
-		       "boot_aggregate does not match %s PCRs 0-%d",
-		       e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+	{
+		char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+		uint8_t agg[IMA_MAX_DIGEST];
+		struct ima_fail_detail d = {
+			.pcr = -1,
+			.got = digest_text(got, e->alg, e->digest, e->dlen),
+		};
+
+		if (!ima_boot_aggregate(&a->opts->pcrs, bank, agg))
+			d.expected = digest_text(want, e->alg, agg, e->dlen);
+		rfail(a, rec, &d, IMA_FC_BOOT_AGGREGATE, e->path, e->plen,
+		      "boot_aggregate does not match %s PCRs 0-%d",
+		      e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+	}
 }
 
 /*
@@ -1073,7 +675,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->kexec_loads++;
 	}
 	if (ima_kexec_parse(buf->data, buf->len, v, &why)) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen, "malformed ima_kexec record: %s",
 				why);
 		return;
@@ -1088,16 +690,29 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->exec_qpos = a->pcr_seen[rec->pcr] - 1;
 	}
 	if (v[2] != rec->index) {
+		char got[24], want[24];
+		struct ima_fail_detail d = { .pcr = -1, .got = got,
+					     .expected = want };
+
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v[2]);
+		snprintf(want, sizeof(want), "%llu",
+			 (unsigned long long)rec->index);
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, &d, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"it counts %llu entries, %llu precede it",
 				(unsigned long long)v[2],
 				(unsigned long long)rec->index);
 	}
 	if (v[1] != want) {
+		char got[24], exp[24];
+		struct ima_fail_detail d = { .pcr = -1, .got = got,
+					     .expected = exp };
+
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v[1]);
+		snprintf(exp, sizeof(exp), "%llu", (unsigned long long)want);
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, &d, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"it gives the list as %llu bytes, the entries before it take %llu (with the %d-byte header)",
 				(unsigned long long)v[1],
@@ -1105,7 +720,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 	}
 	if (execute && v[1] > v[0]) {
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"truncated hand-over: the list (%llu bytes) does not fit the kexec segment (%llu bytes)",
 				(unsigned long long)v[1],
@@ -1129,8 +744,189 @@ static void list_key(struct ima_audit *a, const struct ima_record *rec,
 	if (rc == -2)
 		a->oom = true;
 	else if (rc)
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_LIST_KEY,
+		rfail(a, rec, NULL, IMA_FC_LIST_KEY,
 				e->path, e->plen, "key refused: %s", why);
+}
+
+/*
+ * --write-keylime: the entry's digest under its name in table, written
+ * at the end if the audit proves the entry (keylime_offers_done).
+ */
+static void offer(struct ima_audit *a, const struct ima_record *rec,
+		  const struct entry_info *e, enum ima_keylime_table table)
+{
+	struct ima_kl_offer *o;
+
+	if (!a->opts->keylime_out || !e->alg || !e->path || e->violation)
+		return;
+	o = ima_reserve(a->kl_offers, &a->cap_kl_offers, a->nkl_offers,
+			sizeof(*o));
+	if (!o) {
+		a->oom = true;
+		return;
+	}
+	a->kl_offers = o;
+	o += a->nkl_offers;
+	o->name = malloc(e->plen ? e->plen : 1);
+	if (!o->name) {
+		a->oom = true;
+		return;
+	}
+	memcpy(o->name, e->path, e->plen);
+	o->nlen = e->plen;
+	o->index = rec->index;
+	o->pcr = rec->pcr;
+	o->table = table;
+	o->alg = e->alg;
+	memcpy(o->digest, e->digest, e->dlen);
+	a->nkl_offers++;
+}
+
+/* Whether a listed failure names entry index (failures sorted by it). */
+static bool entry_failed(const struct ima_audit *a, uint64_t index)
+{
+	size_t lo = 0, hi = a->nfailures;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->failures[mid].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->nfailures && a->failures[lo].index == index;
+}
+
+/* The offers the audit proved go into the policy; the others are counted. */
+static void keylime_offers_done(struct ima_audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkl_offers; i++) {
+		const struct ima_kl_offer *o = &a->kl_offers[i];
+		int rc;
+
+		if (ima_entry_verdict(a, o->pcr, o->index,
+				      entry_failed(a, o->index)) != IMA_EV_OK) {
+			a->kl_unproven++;
+			continue;
+		}
+		rc = ima_keylime_out_add(a->opts->keylime_out, o->table,
+					 o->name, o->nlen, o->alg, o->digest);
+		if (rc < 0)
+			a->oom = true;
+		else if (rc)
+			a->kl_unwritable++;
+		else
+			a->kl_written++;
+	}
+}
+
+/*
+ * Whether the entry's name matches an exclude pattern: then it is never
+ * judged (counted). A name outside printable ASCII is tested against
+ * none (ima_exclude.h): judged, counted apart.
+ */
+static bool excluded(struct ima_audit *a, const struct entry_info *e)
+{
+	size_t which;
+
+	if (!a->opts->excludes || !e->path)
+		return false;
+	switch (ima_excludes_match(a->opts->excludes, e->path, e->plen,
+				   &which)) {
+	case IMA_EXCLUDE_YES:
+		a->excluded++;
+		a->exclude_hits[which]++;
+		return true;
+	case IMA_EXCLUDE_UNTESTED:
+		a->exclude_untested++;
+		break;
+	}
+	return false;
+}
+
+/* A buffer's bytes are one DER certificate: a key measured onto a keyring. */
+static bool is_certificate(const struct ima_field *buf)
+{
+	return ima_listkeys_is_cert(buf->data, buf->len);
+}
+
+/*
+ * A Keylime policy judges buffers too: a key (a certificate measured onto
+ * a keyring) by its "keyrings" (unless the keyring is ignored), any other
+ * buffer by its "ima-buf", by the record's name.
+ */
+static void check_keylime_buf(struct ima_audit *a, const struct ima_record *rec,
+			      const struct entry_info *e,
+			      const struct ima_field *buf)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+	bool key = is_certificate(buf);
+	const char *what = key ? "keyring" : "ima-buf name";
+	struct ima_manifest *table = key ? kl->keyrings : kl->bufs;
+	char got[IMA_DIGEST_TEXT], want[4 * IMA_DIGEST_TEXT];
+	struct ima_fail_detail d = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+		.expected = want,
+	};
+	int rc;
+
+	if (excluded(a, e))
+		return;
+	if (key && ima_keylime_ignores_keyring(kl, e->path, e->plen)) {
+		a->kl_keys_ignored++;
+		return;
+	}
+	a->kl_buf_checked++;
+	rc = ima_manifest_check(table, e->path, e->plen, e->alg, e->digest,
+				e->dlen);
+	if (!ima_manifest_listed(table, e->path, e->plen, NULL, want,
+				 sizeof(want)))
+		d.expected = NULL;
+	switch (rc) {
+	case IMA_MF_MATCH:
+		a->kl_buf_match++;
+		return;
+	case IMA_MF_UNKNOWN_PATH:
+		rfail(a, rec, &d,
+				IMA_FC_MANIFEST_PATH, e->path, e->plen,
+				"%s not in the Keylime policy's \"%s\"", what,
+				key ? "keyrings" : "ima-buf");
+		return;
+	case IMA_MF_WRONG_DIGEST:
+		rfail(a, rec, &d,
+				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
+				"%s digest differs from the Keylime policy's \"%s\"",
+				e->alg->name, key ? "keyrings" : "ima-buf");
+		return;
+	default:
+		rfail(a, rec, &d,
+				IMA_FC_MANIFEST_ALGO, e->path, e->plen,
+				"the Keylime policy's \"%s\" has no %s digest for this %s",
+				key ? "keyrings" : "ima-buf", e->alg->name, what);
+	}
+}
+
+/* The last policy record the list holds after its last boot_aggregate. */
+static void claim_policy(struct ima_audit *a, const struct ima_record *rec,
+			 const struct ima_field *buf)
+{
+	uint8_t *copy = malloc(buf->len ? buf->len : 1);
+
+	if (!copy) {
+		a->oom = true;
+		return;
+	}
+	memcpy(copy, buf->data, buf->len);
+	free(a->claimed_policy);
+	a->claimed_policy = copy;
+	a->claimed_policy_len = buf->len;
+	a->claimed_policy_index = rec->index;
+	a->claimed_policy_pcr = rec->pcr;
+	a->has_claimed_policy = true;
 }
 
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
@@ -1142,7 +938,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		/* a file record relabeled with its digest field renamed */
 		a->buf_checked++;
 		a->buf_failed++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BUF_DIGEST,
+		rfail(a, rec, NULL, IMA_FC_BUF_DIGEST,
 				e->path, e->plen,
 				"no digest field for the buffer (template '%s')",
 				rec->name);
@@ -1150,13 +946,26 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		a->buf_checked++;
 		if (ima_digest(e->alg, buf->data, buf->len, d) ||
 		    memcmp(d, e->digest, e->dlen)) {
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			struct ima_fail_detail fd = {
+				.pcr = -1,
+				.got = digest_text(got, e->alg, e->digest,
+						   e->dlen),
+				.expected = digest_text(want, e->alg, d,
+							e->dlen),
+			};
+
 			a->buf_failed++;
-			ima_audit_failc(a, rec->index, rec->offset,
-					IMA_FC_BUF_DIGEST, e->path, e->plen,
-				       "buffer digest does not match d-ng");
-		} else if (a->opts->listkeys && e->plen == 4 &&
-			   !memcmp(e->path, ".ima", 4)) {
-			list_key(a, rec, e, buf);
+			rfail(a, rec, &fd, IMA_FC_BUF_DIGEST, e->path, e->plen,
+			      "buffer digest does not match d-ng");
+		} else {
+			if (a->opts->listkeys && e->plen == 4 &&
+			    !memcmp(e->path, ".ima", 4))
+				list_key(a, rec, e, buf);
+			if (a->opts->keylime && e->path)
+				check_keylime_buf(a, rec, e, buf);
+			offer(a, rec, e, is_certificate(buf) ?
+			      IMA_KL_KEYRINGS : IMA_KL_BUFS);
 		}
 	}
 	/*
@@ -1167,6 +976,9 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		check_kexec(a, rec, e, buf, true);
 	else if (e->plen == 10 && !memcmp(e->path, "kexec_load", 10))
 		check_kexec(a, rec, e, buf, false);
+	/* what the list claims, bound or not (--show-policy without values) */
+	if (e->path && policy_name(e->path, e->plen))
+		claim_policy(a, rec, buf);
 	/* the active policy: "ima_policy" (ours before), "ima_policy_loaded" */
 	if (e->path && policy_name(e->path, e->plen) &&
 	    (a->bound & (1u << rec->pcr))) {
@@ -1222,8 +1034,11 @@ static void check_list_keys(struct ima_audit *a)
 
 		if (covered(a, k->pcr, k->index))
 			continue;
-		ima_audit_failc(a, u->index, u->offset, IMA_FC_LIST_KEY,
-				u->path, u->path ? strlen(u->path) : 0,
+		struct ima_fail_detail d = { .pcr = -1, .has_keyid = true,
+					     .keyid = k->keyid };
+
+		ima_audit_faild(a, u->index, u->offset, IMA_FC_LIST_KEY,
+				u->path, u->path ? strlen(u->path) : 0, &d,
 				"verified only with the .ima key of entry %llu (key id %08x), which is not attested: %s",
 				(unsigned long long)k->index, k->keyid,
 				(a->bound & (1u << k->pcr)) ?
@@ -1362,55 +1177,6 @@ static void pick_policy(struct ima_audit *a)
 			 (unsigned long long)a->kernel_start);
 }
 
-static void submit(struct ima_audit *a, const struct ima_record *rec,
-		   const struct entry_info *e, enum job_kind kind,
-		   const struct ima_hash_algo *alg, const uint8_t *digest,
-		   uint32_t dlen, const struct ima_field *sig)
-{
-	size_t plen = e->plen < IMA_PATH_KEEP ? e->plen : IMA_PATH_KEEP;
-	struct sig_job *j = malloc(sizeof(*j) + plen + 1);
-
-	if (!j) {
-		a->oom = true;	/* a signature not checked is no pass */
-		return;
-	}
-	memset(j, 0, sizeof(*j));
-	j->a = a;
-	j->kind = kind;
-	j->index = rec->index;
-	j->offset = rec->offset;
-	j->alg = alg;
-	j->dtype = kind == JOB_V2 ? e->dtype : IMA_DT_NONE;
-	memcpy(j->digest, digest, dlen);
-	j->dlen = dlen;
-	j->sig = malloc(sig->len ? sig->len : 1);
-	if (!j->sig) {
-		free(j);
-		a->oom = true;
-		return;
-	}
-	memcpy(j->sig, sig->data, sig->len);
-	j->siglen = sig->len;
-	if (kind == JOB_V2)
-		ima_sig_parse(j->sig, j->siglen, &j->hdr);
-	/* the path is only shown: its first IMA_PATH_KEEP bytes are kept
-	 * (what add_failure keeps), plen is its whole length */
-	j->plen = e->plen;
-	memcpy(j->path, e->path, plen);
-	j->path[plen] = '\0';
-	if (!a->batch) {
-		a->batch = calloc(1, sizeof(*a->batch));
-		if (!a->batch) {
-			free(j->sig);
-			free(j);
-			a->oom = true;
-			return;
-		}
-	}
-	a->batch->jobs[a->batch->n++] = j;
-	if (a->batch->n == BATCH)
-		flush_batch(a);
-}
 
 /*
  * A signature (v2 header h, or a modsig's PKCS#7) whose key the list's
@@ -1425,20 +1191,17 @@ static bool list_sig(struct ima_audit *a, const struct ima_record *rec,
 		     uint32_t dlen, const struct ima_sig_hdr *h,
 		     const uint8_t *p7, uint32_t p7len)
 {
-	struct sig_job j = { .a = a, .kind = h ? JOB_V2 : JOB_MODSIG,
-			     .index = rec->index, .offset = rec->offset,
-			     .alg = alg, .dtype = h ? e->dtype : IMA_DT_NONE };
+	int dtype = h ? e->dtype : IMA_DT_NONE;
 	int rc;
 
-	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, j.dtype, digest,
+	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, dtype, digest,
 				 dlen, h,
 				 p7, p7len, rec->index, rec->offset, e->path,
 				 e->plen);
 	if (rc == IMA_SIG_UNKNOWN_KEY && a->pool)
 		return false;
-	if (h)
-		j.hdr = *h;
-	report_sig_at(&j, rc, e->path, e->plen);
+	audit_sigs_report(a, rec, h ? AUDIT_SIG_V2 : AUDIT_SIG_MODSIG, alg,
+			  dtype, h, rc, e->path, e->plen);
 	return true;
 }
 
@@ -1461,12 +1224,12 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			pthread_mutex_unlock(&a->lock);
 			if (rc == IMA_SIG_UNSUPPORTED)
-				ima_audit_failc(a, rec->index, rec->offset,
+				rfail(a, rec, NULL,
 						IMA_FC_SIG_UNSUPPORTED, e->path, e->plen,
 					       "unsupported signature type 0x%02x version %u",
 					       h.type, h.version);
 			else
-				ima_audit_failc(a, rec->index, rec->offset,
+				rfail(a, rec, NULL,
 					       IMA_FC_SIG_MALFORMED, e->path, e->plen,
 					       "malformed signature header");
 		} else if (a->opts->listkeys &&
@@ -1476,8 +1239,9 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else {
-			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
-			       f);
+			audit_sigs_submit(a, rec, AUDIT_SIG_V2, e->alg,
+					  e->dtype, e->digest, e->dlen, f,
+					  e->path, e->plen);
 		}
 	}
 	if (im >= 0 && rec->fields[im].len) {
@@ -1501,7 +1265,7 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			a->sig.modsig_failed++;
 			pthread_mutex_unlock(&a->lock);
-			ima_audit_failc(a, rec->index, rec->offset,
+			rfail(a, rec, NULL,
 					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
 		} else if (a->opts->listkeys &&
@@ -1511,15 +1275,36 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		} else if (!a->pool) {
 			a->sig.not_checked++;
 		} else {
-			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
+			audit_sigs_submit(a, rec, AUDIT_SIG_MODSIG, alg,
+					  IMA_DT_NONE, d, dlen, f, e->path,
+					  e->plen);
 		}
 	}
 	if (signed_)
 		return;
 	a->sig.unsigned_++;
 	if (a->opts->require_signatures)
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+		rfail(a, rec, NULL, IMA_FC_UNSIGNED,
 			       e->path, e->plen, "unsigned entry");
+}
+
+/*
+ * Keylime accepts a file whose signature verifies with one of its
+ * policy's verification keys without a digest in the policy
+ * (_validate_ima_sig): so does a policy read here.
+ */
+static bool keylime_signed(struct ima_audit *a, const struct ima_record *rec,
+			   const struct entry_info *e)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+	int is = ima_record_field(rec, IMA_F_SIG);
+	struct ima_sig_hdr h;
+
+	if (!kl || !kl->verifier || is < 0 || !rec->fields[is].len ||
+	    ima_sig_parse(rec->fields[is].data, rec->fields[is].len, &h))
+		return false;
+	return ima_verify_sig(kl->verifier, e->alg, e->dtype, e->digest,
+			      e->dlen, &h) == IMA_SIG_OK;
 }
 
 static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
@@ -1527,15 +1312,30 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 {
 	int rc = ima_manifest_check(a->opts->manifest, e->path, e->plen,
 				    e->alg, e->digest, e->dlen);
+	char got[IMA_DIGEST_TEXT], want[4 * IMA_DIGEST_TEXT];
+	struct ima_fail_detail d = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+		.expected = want,
+	};
+
+	ima_manifest_listed(a->opts->manifest, e->path, e->plen, NULL, want,
+			    sizeof(want));
+	if (!want[0])
+		d.expected = NULL;
 
 	a->mf_checked++;
 	if (rc != IMA_MF_UNKNOWN_PATH && ima_hash_collision_prone(e->alg)) {
 		/* the manifest holds no such digest (its parser refuses them) */
 		a->mf_no_algo++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_ALGO,
 				e->path, e->plen,
 				"%s digest: collisions are practical, no reference can vouch for it",
 				e->alg->name);
+		return;
+	}
+	if (rc != IMA_MF_MATCH && keylime_signed(a, rec, e)) {
+		a->mf_by_signature++;
 		return;
 	}
 	switch (rc) {
@@ -1544,19 +1344,19 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 		return;
 	case IMA_MF_UNKNOWN_PATH:
 		a->mf_unknown++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_PATH,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_PATH,
 			       e->path, e->plen, "path not in manifest");
 		return;
 	case IMA_MF_WRONG_DIGEST:
 		a->mf_wrong++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_DIGEST,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_DIGEST,
 			       e->path, e->plen,
 			       "%s digest differs from the manifest",
 			       e->alg->name);
 		return;
 	default:
 		a->mf_no_algo++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_ALGO,
 			       e->path, e->plen,
 			       "manifest has no %s digest for this path",
 			       e->alg->name);
@@ -1603,20 +1403,20 @@ static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 	if ((v.ident & IMA_ID_POLICY) &&
 	    !(buf && e->path && policy_name(e->path, e->plen)) &&
 	    (a->bound & (1u << rec->pcr)))
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
+		rfail(a, rec, NULL, IMA_FC_POLICY,
 				e->path, e->plen,
 				"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
 				rec->name);
 	if ((v.ident & (IMA_ID_KEXEC_LOAD | IMA_ID_KEXEC_EXECUTE)) &&
 	    !(buf && e->path && kexec_name(e->path, e->plen)))
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"an ima_kexec record (%s) logged as template '%s', which hides it: renamed",
 				v.ident & IMA_ID_KEXEC_EXECUTE ? "kexec_execute" :
 				"kexec_load", rec->name);
 	if ((v.ident & IMA_ID_BOOT) &&
 	    !(e->path && e->plen == 14 && !memcmp(e->path, "boot_aggregate", 14)))
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				rec->index ? IMA_FC_KEXEC : IMA_FC_BOOT_AGGREGATE,
 				e->path, e->plen,
 				"a boot_aggregate record logged as template '%s', which hides it (a kernel boundary): renamed",
@@ -1651,11 +1451,16 @@ static void check_deny(struct ima_audit *a, const struct ima_record *rec,
 		       const struct entry_info *e)
 {
 	const struct ima_denylist *d = a->opts->deny;
+	char got[IMA_DIGEST_TEXT];
+	struct ima_fail_detail fd = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+	};
 	unsigned long line;
 
 	if (!ima_deny_has_algo(d, e->alg)) {
 		a->deny_unchecked++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENY_ALGO,
+		rfail(a, rec, &fd, IMA_FC_DENY_ALGO,
 				e->path, e->plen,
 				"%s lists no %s digest: this entry cannot be checked against it",
 				ima_deny_name(d), e->alg->name);
@@ -1666,7 +1471,7 @@ static void check_deny(struct ima_audit *a, const struct ima_record *rec,
 	if (!line)
 		return;
 	a->denied++;
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_DENIED, e->path,
+	rfail(a, rec, &fd, IMA_FC_DENIED, e->path,
 			e->plen, "denied: its %s digest is listed in %s (line %lu)",
 			e->alg->name, ima_deny_name(d), line);
 }
@@ -1683,7 +1488,7 @@ static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
 
 	if (a->opts->require_signatures) {
 		a->sig.unsigned_++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+		rfail(a, rec, NULL, IMA_FC_UNSIGNED,
 				e->path, e->plen,
 				"no %s field (template '%s'): no signature can be verified",
 				what, rec->name);
@@ -1693,13 +1498,13 @@ static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
 	a->mf_checked++;
 	if (!e->path) {
 		a->mf_unknown++;
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				IMA_FC_MANIFEST_PATH, NULL, 0,
 				"no file name field (template '%s'): not in the manifest",
 				rec->name);
 	} else {
 		a->mf_wrong++;
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
 				"no digest field (template '%s'): no manifest digest matches",
 				rec->name);
@@ -1756,7 +1561,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		fields_ok = get_fields(a, rec, &e);
 	} else {
 		a->unknown_templates++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNKNOWN_TEMPLATE,
+		rfail(a, rec, NULL, IMA_FC_UNKNOWN_TEMPLATE,
 			       NULL, 0, "unknown template '%s'", rec->name);
 	}
 	/* the table lookup misses the cache: start it before hashing */
@@ -1770,9 +1575,19 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		ima_digest(a->list_alg, data, len, tdig);
 		if (memcmp(tdig, rec->digest, rec->digest_len)) {
 			a->tmpl_failed++;
-			ima_audit_failc(a, rec->index, rec->offset,
-				       IMA_FC_TEMPLATE_HASH, e.path, e.plen,
-				       "template hash mismatch");
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			struct ima_fail_detail d = {
+				.pcr = -1,
+				.got = digest_text(got, a->list_alg,
+						   rec->digest,
+						   rec->digest_len),
+				.expected = digest_text(want, a->list_alg,
+							tdig,
+							rec->digest_len),
+			};
+
+			rfail(a, rec, &d, IMA_FC_TEMPLATE_HASH, e.path, e.plen,
+			      "template hash mismatch");
 		}
 	}
 	replay(a, rec, data, len, e.violation);
@@ -1780,7 +1595,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		if (a->opts->ignore_pcrs & (1u << rec->pcr))
 			a->waived_entries[rec->pcr]++;
 		else if (!a->quote_failed)
-			ima_audit_failc(a, rec->index, rec->offset,
+			rfail(a, rec, NULL,
 					IMA_FC_UNBOUND_PCR, e.path, e.plen,
 					"PCR %u is not bound: %s", rec->pcr,
 					a->opts->quote ?
@@ -1807,6 +1622,10 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->kernels = 1;
 		if (is_boot) {
 			check_boot_aggregate(a, rec, &e);
+			offer(a, rec, &e, IMA_KL_DIGESTS);
+			if (a->opts->keylime && e.alg &&
+			    a->opts->keylime->has_boot_aggregate)
+				check_manifest(a, rec, &e);
 			return;
 		}
 		a->boot = IMA_BOOT_ABSENT;
@@ -1818,13 +1637,21 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 
 		a->kernels++;
 		add_kernel_start(a, rec, pending);
+		/* a policy claimed before it was another kernel's */
+		free(a->claimed_policy);
+		a->claimed_policy = NULL;
+		a->has_claimed_policy = false;
 		if (a->opts->listkeys)	/* its .ima keyring starts empty */
 			ima_listkeys_new_kernel(a->opts->listkeys);
 		if (!pending)
-			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+			rfail(a, rec, NULL, IMA_FC_KEXEC,
 					e.path, e.plen,
 					"a later kernel's boot_aggregate without a kexec_execute record before it");
 		check_boot_aggregate(a, rec, &e);
+		offer(a, rec, &e, IMA_KL_DIGESTS);
+		if (a->opts->keylime && e.alg &&
+		    a->opts->keylime->has_boot_aggregate)
+			check_manifest(a, rec, &e);
 		if (before != IMA_BOOT_MATCH)
 			a->boot = before;	/* the worst one is reported */
 		return;
@@ -1854,6 +1681,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
+	if (excluded(a, &e))
+		return;		/* never judged */
 	if (!e.alg || !e.path) {
 		check_unnamed(a, rec, &e);
 		return;
@@ -1861,6 +1690,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	check_sigs(a, rec, &e);
 	if (a->opts->manifest)
 		check_manifest(a, rec, &e);
+	offer(a, rec, &e, IMA_KL_DIGESTS);
 }
 
 /*
@@ -1879,6 +1709,7 @@ static void check_pcrs(struct ima_audit *a)
 	if (rp->oom)
 		a->oom = true;
 	for (p = 0; p < IMA_NR_PCRS; p++) {
+		struct ima_fail_detail pd = { .pcr = p };
 		bool all = true;
 
 		if (!(a->bound & (1u << p)) ||
@@ -1888,24 +1719,35 @@ static void check_pcrs(struct ima_audit *a)
 			if (!(v->have[b] & (1u << p)) ||
 			    !(rp->banks & (1u << b)) || rp->pcr[b][p].matched)
 				continue;
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			const struct ima_hash_algo *alg = ima_bank_algo(b);
+			struct ima_fail_detail d = {
+				.pcr = p,
+				.got = digest_text(got, alg, rp->pcr[b][p].val,
+						   alg->size),
+				.expected = digest_text(want, alg,
+							v->val[b][p],
+							alg->size),
+			};
+
 			all = false;
-			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
-					NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
+					NULL, 0, &d,
 					"PCR %d %s matches no prefix of the log",
 					p, ima_bank_name(b));
 		}
 		if (!all)
 			continue;
 		if (!rp->cover_ok[p]) {
-			ima_audit_failc(a, IMA_NO_INDEX, 0,
-					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0, &pd,
 					"PCR %d: its banks match different prefixes of the log",
 					p);
 			continue;
 		}
 		if (rp->count[p] && !rp->cover_count[p])
-			ima_audit_failc(a, IMA_NO_INDEX, 0,
-					IMA_FC_PCR_COVERS_NOTHING, NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_COVERS_NOTHING, NULL, 0, &pd,
 					"PCR %d: the value matches before any entry: it covers none of the %llu measurements",
 					p, (unsigned long long)rp->count[p]);
 		if (!rp->npending[p])
@@ -1921,9 +1763,9 @@ static void check_pcrs(struct ima_audit *a)
 					       rp->npending[p] - k);
 				break;
 			}
-			ima_audit_failc(a, rp->pending[p][k].index,
+			ima_audit_faild(a, rp->pending[p][k].index,
 					rp->pending[p][k].offset,
-					IMA_FC_UNCOVERED, NULL, 0,
+					IMA_FC_UNCOVERED, NULL, 0, &pd,
 					"PCR %d: entries %llu..%lld not covered by the %s (it covers %llu of %llu measurements)",
 					p,
 					(unsigned long long)rp->pending[p][0].index,
@@ -1952,10 +1794,184 @@ static void quote_failures(struct ima_audit *a)
 				"quote: a check failed, so no PCR value is trusted and no entry is attested");
 }
 
+/*
+ * A policy as rules, the way the kernel reads and prints them: one rule a
+ * line, its words separated by blanks, the action first and the options
+ * in any order (the kernel prints them in its own order, with a blank
+ * after each). The key of a rule: the action, then its options sorted,
+ * one blank between. Blank lines never count; comment lines ('#', which
+ * the kernel takes and never prints) only in the file (comments).
+ */
+struct policy_rule {
+	const char *line;	/* as written, without its end blanks */
+	size_t len;
+	unsigned long lineno;
+	char *key;
+};
+
+static int cmp_word(const void *x, const void *y)
+{
+	const char *const *a = x, *const *b = y;
+
+	return strcmp(*a, *b);
+}
+
+static char *rule_key(const char *p, size_t n)
+{
+	char *copy = strndup(p, n), *w[256], *save = NULL, *key, *t;
+	size_t nw = 0, i, len = 0;
+
+	if (!copy)
+		return NULL;
+	for (t = strtok_r(copy, " \t\r", &save); t;
+	     t = strtok_r(NULL, " \t\r", &save)) {
+		if (nw == 256) {
+			/* no kernel rule has so many words: compared as is */
+			free(copy);
+			return strndup(p, n);
+		}
+		w[nw++] = t;
+	}
+	if (nw > 1)
+		qsort(w + 1, nw - 1, sizeof(*w), cmp_word);
+	for (i = 0; i < nw; i++)
+		len += strlen(w[i]) + 1;
+	key = malloc(len + 1);
+	if (key) {
+		key[0] = '\0';
+		for (i = 0; i < nw; i++) {
+			if (i)
+				strcat(key, " ");
+			strcat(key, w[i]);
+		}
+	}
+	free(copy);
+	return key;
+}
+
+static int policy_rules(const uint8_t *text, size_t n, bool comments,
+			struct policy_rule **out, size_t *count)
+{
+	const char *p = (const char *)text, *end = p + n;
+	struct policy_rule *r = NULL;
+	unsigned long lineno = 0;
+	size_t cap = 0;
+
+	*count = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s = p;
+		struct policy_rule *nr;
+
+		lineno++;
+		p = nl ? nl + 1 : end;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+				 e[-1] == '\r'))
+			e--;
+		if (s == e || (comments && *s == '#'))
+			continue;
+		nr = ima_reserve(r, &cap, *count, sizeof(*r));
+		if (!nr)
+			goto oom;
+		r = nr;
+		r[*count].line = s;
+		r[*count].len = (size_t)(e - s);
+		r[*count].lineno = lineno;
+		r[*count].key = rule_key(s, (size_t)(e - s));
+		if (!r[(*count)++].key)
+			goto oom;
+	}
+	*out = r;
+	return 0;
+oom:
+	while (*count)
+		free(r[--*count].key);
+	free(r);
+	return -1;
+}
+
+static void free_rules(struct policy_rule *r, size_t n)
+{
+	while (n)
+		free(r[--n].key);
+	free(r);
+}
+
+/* A rule as text for a message: escaped, at most 160 bytes of it. */
+static char *rule_text(const struct policy_rule *r)
+{
+	char buf[4 * 160 + 8];
+
+	ima_escape(buf, sizeof(buf), r->line, r->len > 160 ? 160 : r->len);
+	if (r->len > 160)
+		strcat(buf, "...");
+	return strdup(buf);
+}
+
+/*
+ * The recorded policy against the expected file, rule by rule (above):
+ * the first rule that differs, from each side, is what the failure says.
+ */
+static void policy_compare(struct ima_audit *a, const uint8_t *want,
+			   size_t wlen)
+{
+	const char *name = a->opts->expect_policy_name;
+	struct policy_rule *got = NULL, *exp = NULL;
+	struct ima_fail_detail d = { .pcr = -1 };
+	size_t ng = 0, ne = 0, i;
+
+	if (policy_rules(a->policy, a->policy_len, false, &got, &ng) ||
+	    policy_rules(want, wlen, true, &exp, &ne)) {
+		free_rules(got, ng);
+		a->oom = true;
+		return;
+	}
+	for (i = 0; i < ng && i < ne; i++)
+		if (strcmp(got[i].key, exp[i].key))
+			break;
+	if (i == ng && i == ne) {
+		a->policy_match = 1;	/* the same rules, as printed */
+		goto out;
+	}
+	a->policy_match = 0;
+	a->policy_rule = i + 1;
+	if (i < ng)
+		a->policy_got = rule_text(&got[i]);
+	if (i < ne) {
+		a->policy_want = rule_text(&exp[i]);
+		a->policy_want_line = exp[i].lineno;
+	}
+	if (i < ng && i < ne)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "rule %zu differs: recorded '%s', %s line %lu '%s'",
+			 i + 1, a->policy_got ? a->policy_got : "",
+			 name, exp[i].lineno,
+			 a->policy_want ? a->policy_want : "");
+	else if (i < ng)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "the recorded policy has %zu rule(s) more than %s, from rule %zu: '%s'",
+			 ng - ne, name, i + 1,
+			 a->policy_got ? a->policy_got : "");
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "%s has %zu rule(s) more than the recorded policy, from its line %lu: '%s'",
+			 name, ne - ng, exp[i].lineno,
+			 a->policy_want ? a->policy_want : "");
+	d.got = a->policy_got;
+	d.expected = a->policy_want;
+	ima_audit_faild(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
+			NULL, 0, &d, "policy: %s", a->policy_diff);
+out:
+	free_rules(got, ng);
+	free_rules(exp, ne);
+}
+
 static void check_policy(struct ima_audit *a)
 {
 	const uint8_t *want = a->opts->expect_policy;
-	size_t wlen = a->opts->expect_policy_len, i, line = 1;
+	size_t wlen = a->opts->expect_policy_len;
 
 	if (!want)
 		return;
@@ -1982,25 +1998,7 @@ static void check_policy(struct ima_audit *a)
 		a->policy_match = 1;
 		return;
 	}
-	a->policy_match = 0;
-	for (i = 0; i < wlen && i < a->policy_len; i++) {
-		if (want[i] != a->policy[i])
-			break;
-		if (want[i] == '\n')
-			line++;
-	}
-	if (i == wlen || i == a->policy_len)
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "line %zu: recorded policy is %s than %s", line,
-			 a->policy_len > wlen ? "longer" : "shorter",
-			 a->opts->expect_policy_name);
-	else
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "first difference at line %zu (byte %zu) of %s",
-			 line, i, a->opts->expect_policy_name);
-	ima_audit_failc(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
-			NULL, 0,
-		       "policy: %s", a->policy_diff);
+	policy_compare(a, want, wlen);
 }
 
 static int cmp_failure(const void *pa, const void *pb)
@@ -2025,8 +2023,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		a->io_error = true;
 		a->oom = true;
 		snprintf(a->error, sizeof(a->error), "out of memory");
-		hq_finish(a);
-		pool_done(a);	/* no job outlives the run */
+		audit_replay_finish(a);
+		audit_sigs_done(a);	/* no job outlives the run */
 		return;
 	}
 	/*
@@ -2040,8 +2038,7 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		      ima_bank_algo(IMA_BANK_SHA1);
 	a->list_bank = ima_bank_by_name(a->list_alg->name,
 					strlen(a->list_alg->name));
-	if (a->hashq)
-		a->hashq->list_bank = a->list_bank;
+	audit_replay_list_bank(a, a->list_bank);
 	while (rc == IMA_READ_RECORD) {
 		rc = ima_reader_next(r, rec);
 		if (rc != IMA_READ_RECORD)
@@ -2070,8 +2067,8 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	/* an empty list has no boot_aggregate either (nor is a kernel's) */
 	if (!a->entries && rc == IMA_READ_EOF)
 		boot_unverified(a, NULL, NULL, "the list is empty");
-	hq_finish(a);
-	pool_done(a);
+	audit_replay_finish(a);
+	audit_sigs_done(a);
 	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);
@@ -2085,6 +2082,12 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	if (a->nfailures)
 		qsort(a->failures, a->nfailures, sizeof(*a->failures),
 		      cmp_failure);
+	if (a->opts->keylime_out) {
+		keylime_offers_done(a);
+		if (a->oom && !a->error[0])
+			snprintf(a->error, sizeof(a->error),
+				 "out of memory: the audit is incomplete");
+	}
 }
 
 bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
@@ -2099,5 +2102,7 @@ int ima_audit_exit_code(const struct ima_audit *a)
 		return IMA_EXIT_MALFORMED;
 	if (a->failure_count)
 		return IMA_EXIT_FAIL;
+	if (a->write_error)
+		return IMA_EXIT_USAGE;
 	return IMA_EXIT_OK;
 }

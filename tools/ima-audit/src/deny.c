@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ima_audit.h"
 #include "ima_deny.h"
+#include "ima_json.h"
+#include "ima_keylime.h"
+#include "ima_sumline.h"
 #include "ima_text.h"
 
 #define MAX_DENY_FILE	(64u << 20)
-#define MAX_DEPTH	64
 
 struct deny_entry {
 	int alg;		/* kernel hash_algo id */
@@ -44,50 +47,22 @@ void ima_deny_free(struct ima_denylist *d)
 	free(d);
 }
 
-static int fail(char *err, size_t errlen, const char *what,
-		unsigned long line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, const char *what,
-		unsigned long line, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "%s:%lu: %s", what, line, msg);
-	return -1;
-}
-
 static int add(struct ima_denylist *d, const struct ima_hash_algo *alg,
-	       const char *hex, size_t hexlen, unsigned long line,
-	       const char *what, char *err, size_t errlen)
+	       const uint8_t *digest, unsigned long line)
 {
 	struct deny_entry *e;
 
-	if (!alg)
-		return fail(err, errlen, what, line,
-			    "a digest of %zu hex digits is of no algorithm (40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512; or ALG:HEX)",
-			    hexlen);
-	if (hexlen != 2 * (size_t)alg->size)
-		return fail(err, errlen, what, line,
-			    "%s digest of %zu hex digits, not %u", alg->name,
-			    hexlen, 2 * alg->size);
 	if (d->n == d->cap) {
 		size_t ncap = d->cap ? 2 * d->cap : 64;
 
 		e = realloc(d->e, ncap * sizeof(*e));
 		if (!e)
-			return fail(err, errlen, what, line, "out of memory");
+			return -1;
 		d->e = e;
 		d->cap = ncap;
 	}
 	e = &d->e[d->n];
-	if (ima_hex2bin(hex, hexlen, e->digest, sizeof(e->digest)) !=
-	    (int)alg->size)
-		return fail(err, errlen, what, line, "not a hex digest");
+	memcpy(e->digest, digest, alg->size);
 	e->alg = alg->id;
 	e->len = alg->size;
 	e->line = line;
@@ -96,270 +71,84 @@ static int add(struct ima_denylist *d, const struct ima_hash_algo *alg,
 	return 0;
 }
 
-/* One line of the text forms; blank and '#' lines were skipped. */
-static int parse_line(struct ima_denylist *d, const char *p, const char *end,
-		      unsigned long line, const char *what, char *err,
-		      size_t errlen)
-{
-	const struct ima_hash_algo *alg = NULL;
-	const char *hex, *close;
-	size_t n, hexlen;
-
-	n = ima_span(p, end, ima_is_word);
-	if (n && p + n + 1 < end && p[n] == ' ' && p[n + 1] == '(') {
-		/* --tag: "SHA256 (PATH) = HEX"; PATH may hold ") = " */
-		alg = ima_hash_by_name(p, n);
-		for (close = end - 1; close > p + n && *close != '='; close--)
-			;
-		if (!alg || close - p < (long)n + 4 || close[-1] != ' ' ||
-		    close[-2] != ')' || close + 2 > end || close[1] != ' ')
-			return fail(err, errlen, what, line,
-				    "not 'ALG (PATH) = HEX' (sha256sum --tag)");
-		hex = close + 2;
-		hexlen = ima_span(hex, end, isxdigit);
-		if (hex + hexlen != end)
-			return fail(err, errlen, what, line,
-				    "trailing characters after the digest");
-		return add(d, alg, hex, hexlen, line, what, err, errlen);
-	}
-	if (n && p + n < end && p[n] == ':') {
-		alg = ima_hash_by_name(p, n);
-		if (!alg)
-			return fail(err, errlen, what, line,
-				    "unknown algorithm '%.*s'",
-				    (int)(n > 32 ? 32 : n), p);
-		p += n + 1;
-	}
-	hex = p;
-	hexlen = ima_span(hex, end, isxdigit);
-	if (!hexlen || (hex + hexlen < end && hex[hexlen] != ' ' &&
-			hex[hexlen] != '\t'))
-		return fail(err, errlen, what, line,
-			    "expected 'HEX [PATH]', 'ALG:HEX [PATH]' or 'ALG (PATH) = HEX'");
-	if (!alg)
-		alg = hexlen % 2 ? NULL : ima_hash_by_size((unsigned)hexlen / 2);
-	return add(d, alg, hex, hexlen, line, what, err, errlen);
-}
-
+/* sha256sum lines (ima_sumline.h); the paths are not read */
 static int parse_lines(struct ima_denylist *d, const char *text, size_t len,
 		       const char *what, char *err, size_t errlen)
 {
 	const char *p = text, *end = text + len;
+	char why[IMA_REASON_MAX], *path;
 	unsigned long line = 0;
+	struct ima_sumline sl;
+	int rc = 0;
 
-	while (p < end) {
+	path = malloc(len + 1);
+	if (!path)
+		return ima_line_error(err, errlen, what, 0, "out of memory");
+	while (p < end && !rc) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end, *s = p;
+		const char *eol = nl ? nl : end;
 
 		line++;
-		while (s < eol && (*s == ' ' || *s == '\t'))
-			s++;
-		if (eol > s && eol[-1] == '\r')
-			eol--;
-		/* sha256sum escapes a name with '\' first: skip the mark */
-		if (s < eol && *s == '\\')
-			s++;
-		if (s < eol && *s != '#' &&
-		    parse_line(d, s, eol, line, what, err, errlen))
-			return -1;
+		switch (ima_sumline_parse(p, (size_t)(eol - p), IMA_SUM_CRLF,
+					  &sl, path, why, sizeof(why))) {
+		case IMA_SUM_ERROR:
+			rc = ima_line_error(err, errlen, what, line, "%s", why);
+			break;
+		case IMA_SUM_ENTRY:
+			if (add(d, sl.alg, sl.digest, line))
+				rc = ima_line_error(err, errlen, what, line,
+					  "out of memory");
+			break;
+		}
 		p = nl ? nl + 1 : end;
 	}
-	return 0;
+	free(path);
+	return rc;
 }
 
-/* --- a Keylime runtime policy: JSON, only "digests" read ------------- */
-
-struct js {
-	const char *p, *end;
-	unsigned long line;
+struct json_ctx {
+	struct ima_denylist *d;
 	const char *what;
 	char *err;
 	size_t errlen;
 };
 
-static void ws(struct js *j)
+static int json_digest(void *arg, const struct ima_json *name,
+		       const struct ima_hash_algo *alg, const uint8_t *digest,
+		       unsigned long line)
 {
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\r' || *j->p == '\n')) {
-		if (*j->p == '\n')
-			j->line++;
-		j->p++;
-	}
-}
+	struct json_ctx *c = arg;
 
-static int jfail(struct js *j, const char *why)
-{
-	return fail(j->err, j->errlen, j->what, j->line, "%s", why);
+	(void)name;
+	if (add(c->d, alg, digest, line))
+		return ima_line_error(c->err, c->errlen, c->what, line, "out of memory");
+	return 0;
 }
 
 /*
- * A string: its raw body (escapes left in) in *s, *n; the digests and
- * keys read here are plain ASCII, and an escape in a digest is refused.
+ * A Keylime runtime policy (JSON): the digests of its "digests" object are
+ * denied, read by the policy's own rule (ima_keylime_digests); nothing
+ * else of it is read here.
  */
-static int jstring(struct js *j, const char **s, size_t *n)
-{
-	if (j->p >= j->end || *j->p != '"')
-		return jfail(j, "expected a JSON string");
-	*s = ++j->p;
-	while (j->p < j->end && *j->p != '"') {
-		if ((unsigned char)*j->p < 0x20)
-			return jfail(j, "control character in a JSON string");
-		if (*j->p == '\\' && ++j->p == j->end)
-			break;
-		j->p++;
-	}
-	if (j->p >= j->end)
-		return jfail(j, "unterminated JSON string");
-	*n = (size_t)(j->p++ - *s);
-	return 0;
-}
-
-static int jvalue(struct js *j, int depth);
-
-static int jcontainer(struct js *j, int depth, char close,
-		      int (*member)(struct js *, int, const char *, size_t,
-				    void *), void *arg)
-{
-	const char *k = NULL;
-	size_t kn = 0;
-
-	if (depth > MAX_DEPTH)
-		return jfail(j, "JSON nested too deep");
-	j->p++;
-	ws(j);
-	if (j->p < j->end && *j->p == close) {
-		j->p++;
-		return 0;
-	}
-	for (;;) {
-		ws(j);
-		if (close == '}') {
-			if (jstring(j, &k, &kn))
-				return -1;
-			ws(j);
-			if (j->p >= j->end || *j->p++ != ':')
-				return jfail(j, "expected ':' in a JSON object");
-			ws(j);
-		}
-		if (member ? member(j, depth + 1, k, kn, arg) :
-		    jvalue(j, depth + 1))
-			return -1;
-		ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == close) {
-			j->p++;
-			return 0;
-		}
-		return jfail(j, "expected ',' or the end of a JSON container");
-	}
-}
-
-static int jvalue(struct js *j, int depth)
-{
-	static const char *const words[] = { "true", "false", "null" };
-	const char *s;
-	size_t n, i;
-
-	ws(j);
-	if (j->p >= j->end)
-		return jfail(j, "JSON ends early");
-	switch (*j->p) {
-	case '{':
-		return jcontainer(j, depth, '}', NULL, NULL);
-	case '[':
-		return jcontainer(j, depth, ']', NULL, NULL);
-	case '"':
-		return jstring(j, &s, &n);
-	}
-	for (i = 0; i < 3; i++) {
-		n = strlen(words[i]);
-		if ((size_t)(j->end - j->p) >= n && !memcmp(j->p, words[i], n)) {
-			j->p += n;
-			return 0;
-		}
-	}
-	n = ima_span(j->p, j->end, isdigit);
-	if (*j->p == '-' || n) {
-		j->p++;
-		while (j->p < j->end && (isdigit((unsigned char)*j->p) ||
-					 (*j->p && strchr("+-.eE", *j->p))))
-			j->p++;
-		return 0;
-	}
-	return jfail(j, "not a JSON value");
-}
-
-/* each digest of a path: an array of hex strings */
-static int jdigest(struct js *j, int depth, const char *k, size_t kn,
-		   void *arg)
-{
-	struct ima_denylist *d = arg;
-	const char *s;
-	size_t n;
-
-	(void)k;
-	(void)kn;
-	(void)depth;
-	ws(j);
-	if (j->p >= j->end || *j->p != '"')
-		return jfail(j, "a digest is not a JSON string");
-	if (jstring(j, &s, &n))
-		return -1;
-	if (memchr(s, '\\', n))
-		return jfail(j, "an escape in a digest");
-	return add(d, n % 2 ? NULL : ima_hash_by_size((unsigned)n / 2), s, n,
-		   j->line, j->what, j->err, j->errlen);
-}
-
-static int jpath(struct js *j, int depth, const char *k, size_t kn,
-		 void *arg)
-{
-	(void)k;
-	(void)kn;
-	ws(j);
-	if (j->p >= j->end || *j->p != '[')
-		return jfail(j, "a path's digests are not a JSON array");
-	return jcontainer(j, depth, ']', jdigest, arg);
-}
-
-struct top {
-	struct ima_denylist *d;
-	bool seen;
-};
-
-static int jtop(struct js *j, int depth, const char *k, size_t kn, void *arg)
-{
-	struct top *t = arg;
-
-	if (kn != 7 || memcmp(k, "digests", 7))
-		return jvalue(j, depth);
-	ws(j);
-	if (j->p >= j->end || *j->p != '{')
-		return jfail(j, "\"digests\" is not a JSON object");
-	t->seen = true;
-	return jcontainer(j, depth, '}', jpath, t->d);
-}
-
 static int parse_json(struct ima_denylist *d, const char *text, size_t len,
 		      const char *what, char *err, size_t errlen)
 {
-	struct js j = { .p = text, .end = text + len, .line = 1, .what = what,
-			.err = err, .errlen = errlen };
-	struct top t = { .d = d };
+	struct json_ctx c = { d, what, err, errlen };
+	struct ima_json_doc doc;
+	const struct ima_json *digests;
+	int rc;
 
-	ws(&j);
-	if (jcontainer(&j, 0, '}', jtop, &t))
+	if (ima_json_parse(&doc, text, len, what, err, errlen))
 		return -1;
-	ws(&j);
-	if (j.p != j.end)
-		return jfail(&j, "bytes after the JSON object");
-	if (!t.seen)
-		return jfail(&j,
-			     "no \"digests\" object (a Keylime runtime policy's)");
-	return 0;
+	digests = ima_json_member(doc.root, "digests");
+	if (!digests)
+		rc = ima_line_error(err, errlen, what, doc.root->line,
+			  "no \"digests\" object (a Keylime runtime policy's)");
+	else
+		rc = ima_keylime_digests(digests, "digests", json_digest, &c,
+					 what, err, errlen);
+	ima_json_free(&doc);
+	return rc;
 }
 
 static int cmp(const void *a, const void *b)

@@ -253,7 +253,7 @@ static const char *const advice[IMA_FC_COUNT] = {
 	[IMA_FC_PCR_COVERS_NOTHING] =
 		"The value matches before any entry: it vouches for nothing in the list. Read the PCRs after the list, not before.",
 	[IMA_FC_UNBOUND_PCR] =
-		"Nothing binds this PCR: give its sha256 value (or quote it), or waive it with --ignore-pcr (reported).",
+		"Nothing binds this PCR: give its values (--pcrs FILE, --pcr-value sha256:N=HEX, --tpm-sysfs on the machine itself, or a TPM quote), or waive it with --ignore-pcr N (reported).",
 	[IMA_FC_UNCOVERED] =
 		"The entries after the covered prefix were added after the PCRs were read: quote again, or accept with --allow-uncovered (reported).",
 	[IMA_FC_QUOTE_MAGIC] =

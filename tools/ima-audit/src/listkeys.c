@@ -3,6 +3,7 @@
  * Keys from the list, chained to a CA (ima_listkeys.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,17 @@ static void subject(X509 *cert, char *out, size_t len)
 			out[o++] = (char)c;
 	}
 	out[o] = '\0';
+}
+
+bool ima_listkeys_is_cert(const uint8_t *der, size_t len)
+{
+	const unsigned char *p = der;
+	X509 *cert = len <= LONG_MAX ? d2i_X509(NULL, &p, (long)len) : NULL;
+	bool one = cert && p == der + len;
+
+	X509_free(cert);
+	ERR_clear_error();
+	return one;
 }
 
 int ima_listkeys_add(struct ima_listkeys *lk, const uint8_t *der, size_t len,

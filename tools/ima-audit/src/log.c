@@ -490,6 +490,9 @@ static int detect_order(struct ima_reader *r, const uint8_t *p)
 		r->order = IMA_BO_LITTLE;
 	else if (pcr_be <= IMA_MAX_PCR && len_be && len_be <= IMA_MAX_NAME_LEN)
 		r->order = IMA_BO_BIG;
+	else if (p[0] >= '0' && p[0] <= '9' && (p[1] == ' ' || p[2] == ' '))
+		return fail(r, 0,
+			    "an ASCII list (ascii_runtime_measurements) read as binary: drop --format binary (or give --format ascii)");
 	else
 		return fail(r, 0,
 			    "cannot detect byte order: first record has pcr %u, template name length %u (little-endian, %u-byte digest%s)",

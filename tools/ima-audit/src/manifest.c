@@ -13,6 +13,7 @@
 
 #include "ima_audit.h"
 #include "ima_manifest.h"
+#include "ima_sumline.h"
 
 #define MF_LINE_MAX	8192		/* longest line ima_manifest_load takes */
 #define MF_CHUNK	(256u << 10)	/* read() size */
@@ -237,140 +238,39 @@ static int add(struct ima_manifest *m, const char *path, size_t plen,
 	return 0;
 }
 
-/*
- * A name as sha256sum writes it on a line that starts with '\': coreutils
- * escapes '\\' and '\n' in names, and since 9.0 '\r', and nothing else.
- * Exactly those are decoded; any other escape (or a '\' at the end) is no
- * name it wrote: the line is refused, never read as another path.
- * Returns the decoded length, or -1 with *bad at the escape.
- */
-static long unescape(char *dst, const char *src, size_t len, size_t *bad)
+int ima_manifest_add(struct ima_manifest *m, const char *path, size_t plen,
+		     const struct ima_hash_algo *alg, const uint8_t *digest)
 {
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (src[i] != '\\') {
-			dst[n++] = src[i];
-			continue;
-		}
-		if (i + 1 == len) {
-			*bad = i;
-			return -1;
-		}
-		switch (src[++i]) {
-		case '\\':
-			dst[n++] = '\\';
-			break;
-		case 'n':
-			dst[n++] = '\n';
-			break;
-		case 'r':
-			dst[n++] = '\r';
-			break;
-		default:
-			*bad = i - 1;
-			return -1;
-		}
-	}
-	return (long)n;
+	return add(m, path, plen, alg, digest);
 }
 
+/* One line: an entry, nothing (blank, '#'), or an error naming the line. */
 static int parse_line(struct ima_manifest *m, const char *p, const char *end,
 		      const char *what, unsigned int line, char *err,
 		      size_t errlen)
 {
-	const struct ima_hash_algo *alg = NULL;
-	const char *tok, *colon, *hex;
-	uint8_t d[IMA_MAX_DIGEST];
-	char shown[IMA_REASON_MAX];
-	bool escaped = false;
-	char *path = NULL;
-	size_t plen, bad = 0;
-	long dec;
-	int n, rc = -1;
+	struct ima_sumline sl;
+	char why[IMA_REASON_MAX], small[MF_LINE_MAX];
+	char *path = (size_t)(end - p) <= sizeof(small) ? small :
+		     malloc((size_t)(end - p));
+	int rc;
 
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p == '#')
-		return 0;
-	if (*p == '\\') {
-		escaped = true;
-		p++;
-	}
-	tok = p;
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
-	colon = memchr(tok, ':', (size_t)(p - tok));
-	hex = colon ? colon + 1 : tok;
-	if (colon) {
-		alg = ima_hash_by_name(tok, (size_t)(colon - tok));
-		if (!alg) {
-			ima_escape(shown, 100, tok, (size_t)(colon - tok));
-			snprintf(err, errlen, "%s:%u: unknown algorithm '%s'",
-				 what, line, shown);
-			return -1;
-		}
-		if (ima_hash_collision_prone(alg)) {
-			snprintf(err, errlen,
-				 "%s:%u: %s digests are collision-prone (whoever has one file listed can make another with its digest): not a reference; list sha256 or longer",
-				 what, line, alg->name);
-			return -1;
-		}
-	} else {
-		alg = ima_hash_by_size((unsigned int)(p - hex) / 2);
-	}
-	n = ima_hex2bin(hex, (size_t)(p - hex), d, sizeof(d));
-	if (!alg || n != (int)alg->size) {
-		ima_escape(shown, 100, tok, (size_t)(p - tok));
-		snprintf(err, errlen, "%s:%u: bad digest '%s'", what, line,
-			 shown);
+	if (!path) {
+		snprintf(err, errlen, "%s:%u: out of memory", what, line);
 		return -1;
 	}
-	if (p < end)
-		p++;
-	if (p < end && (*p == ' ' || *p == '*'))
-		p++;
-	plen = (size_t)(end - p);
-	if (!plen) {
-		snprintf(err, errlen, "%s:%u: missing path", what, line);
-		return -1;
+	rc = ima_sumline_parse(p, (size_t)(end - p), IMA_SUM_NEED_PATH, &sl,
+			       path, why, sizeof(why));
+	if (rc == IMA_SUM_ERROR) {
+		snprintf(err, errlen, "%s:%u: %s", what, line, why);
+	} else if (rc == IMA_SUM_ENTRY &&
+		   add(m, sl.path, sl.path_len, sl.alg, sl.digest)) {
+		snprintf(err, errlen, "%s:%u: out of memory", what, line);
+		rc = IMA_SUM_ERROR;
 	}
-	/*
-	 * sha256sum 9.0 writes a name's '\r' as "\r" (on a '\'-line); a raw
-	 * one at the end is a CRLF file or an older sha256sum's unescaped
-	 * name, and which cannot be told: refused, never a different path
-	 */
-	if (p[plen - 1] == '\r') {
-		snprintf(err, errlen,
-			 "%s:%u: the path ends in a carriage return: a file with CRLF line ends (convert it), or a name sha256sum before 9.0 did not escape (write it with 9.0 or later)",
-			 what, line);
-		return -1;
-	}
-	if (escaped) {
-		path = malloc(plen);
-		if (!path)
-			goto oom;
-		dec = unescape(path, p, plen, &bad);
-		if (dec < 0) {
-			ima_escape(shown, 20, p + bad, plen - bad > 2 ? 2 :
-				   plen - bad);
-			snprintf(err, errlen,
-				 "%s:%u: byte %zu: escape '%s' in a name: sha256sum writes only \\\\, \\n and \\r",
-				 what, line, (size_t)(p - tok) + bad + 2, shown);
-			goto out;
-		}
-		plen = (size_t)dec;
-		p = path;
-	}
-	if (add(m, p, plen, alg, d))
-		goto oom;
-	rc = 0;
-	goto out;
-oom:
-	snprintf(err, errlen, "%s:%u: out of memory", what, line);
-out:
-	free(path);
-	return rc;
+	if (path != small)
+		free(path);
+	return rc == IMA_SUM_ERROR ? -1 : 0;
 }
 
 int ima_manifest_parse(struct ima_manifest *m, const char *text, size_t len,
@@ -497,4 +397,36 @@ int ima_manifest_check(const struct ima_manifest *m, const char *path,
 		rc = IMA_MF_WRONG_DIGEST;
 	}
 	return rc;
+}
+
+size_t ima_manifest_listed(const struct ima_manifest *m, const char *path,
+			   size_t plen, const struct ima_hash_algo *alg,
+			   char *out, size_t outlen)
+{
+	const struct mf_slot *s = find(m, path, plen, path_hash(path, plen));
+	size_t n = 0, used = 0;
+	int32_t i;
+
+	if (outlen)
+		out[0] = '\0';
+	if (!s->idx)
+		return 0;
+	for (i = m->paths[s->idx - 1].first; i >= 0;
+	     i = m->digests[i].next) {
+		const struct mf_digest *d = &m->digests[i];
+		const struct ima_hash_algo *da = ima_hash_by_id(d->alg);
+		size_t need;
+
+		if (!da || (alg && d->alg != alg->id))
+			continue;
+		n++;
+		need = (used ? 2 : 0) + strlen(da->name) + 1 + 2u * d->len;
+		if (used + need + 1 > outlen)
+			continue;	/* counted, not shown */
+		used += (size_t)snprintf(out + used, outlen - used, "%s%s:",
+					 used ? ", " : "", da->name);
+		ima_bin2hex(d->d, d->len, out + used);
+		used += 2u * d->len;
+	}
+	return n;
 }

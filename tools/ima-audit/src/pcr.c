@@ -194,6 +194,44 @@ out:
 	return buf;
 }
 
+/*
+ * A file of another kind given where PCR values text is expected: named
+ * with what to do. Binary (a NUL or a byte above 0x7f among the first
+ * bytes): tpm2_quote's or tpm2_pcrread's -F serialized/marshaled output,
+ * or a list; lines "PCR-NN: HEX": evmctl's PCR file, whose bank is not
+ * in it.
+ */
+static int what_kind(const char *text, size_t len, const char *path,
+		     char *err, size_t errlen)
+{
+	size_t i, n = len < 512 ? len : 512;
+	const char *p;
+
+	for (i = 0; i < n; i++)
+		if (!text[i] || (unsigned char)text[i] >= 0x80) {
+			snprintf(err, errlen,
+				 "%s: binary, not PCR values text: a tpm2_quote or tpm2_pcrread file in -F serialized or marshaled format? give tpm2_pcrread's text output, or the quoted values (tpm2_quote -F values) with --quote-pcrs",
+				 path);
+			return -1;
+		}
+	for (p = text; p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+
+		if ((size_t)(text + len - p) >= 7 && !memcmp(p, "PCR-", 4) &&
+		    isdigit((unsigned char)p[4]) &&
+		    isdigit((unsigned char)p[5]) && p[6] == ':') {
+			snprintf(err, errlen,
+				 "%s: evmctl's PCR file ('PCR-NN: HEX' lines), which does not say its bank: give it, --pcrs sha256,%s (or sha1,...)",
+				 path, path);
+			return -1;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
 int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
 		      size_t errlen)
 {
@@ -203,9 +241,10 @@ int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
 
 	if (!text)
 		return -1;
-	rc = ima_pcr_parse_text(v, text, len, path, err, errlen);
+	rc = what_kind(text, len, path, err, errlen) ||
+	     ima_pcr_parse_text(v, text, len, path, err, errlen);
 	free(text);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "ima_audit.h"
+#include "ima_html.h"
+#include "ima_text.h"
+#include "ima_version.h"
 
 static const char *const boot_status[] = {
 	[IMA_BOOT_ABSENT] = "absent",
@@ -63,6 +66,8 @@ static const char *result_name(const struct ima_audit *a)
 		return "pass";
 	case IMA_EXIT_FAIL:
 		return "fail";
+	case IMA_EXIT_USAGE:
+		return "error";		/* an output not written */
 	}
 	return "malformed";
 }
@@ -113,29 +118,6 @@ size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len)
 	return n;
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n > left)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void ima_json_escape(FILE *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -143,7 +125,7 @@ void ima_json_escape(FILE *out, const char *s, size_t len)
 
 	while (i < len) {
 		unsigned char c = p[i];
-		size_t n = c >= 0x80 ? utf8_len(p + i, len - i) : 0;
+		size_t n = c >= 0x80 ? ima_utf8_len(p + i, len - i) : 0;
 
 		if (c == '"' || c == '\\') {
 			fprintf(out, "\\%c", c);
@@ -191,31 +173,64 @@ static void hex(FILE *out, const uint8_t *p, size_t len)
 	}
 }
 
+/* "FAIL: entry N @OFFSET: PATH: " (or "FAIL: "), then the reason */
+static void failure_line(const struct ima_failure *f, FILE *out)
+{
+	if (f->index != IMA_NO_INDEX)
+		fprintf(out, "entry %" PRIu64 " @%" PRIu64 ": ", f->index,
+			f->offset);
+	if (f->path) {
+		size_t kept = strlen(f->path);
+
+		ima_text_escape(out, f->path, kept);
+		if (f->path_len > kept)
+			fprintf(out, "...(%zu bytes)", f->path_len);
+		fputs(": ", out);
+	}
+	fputs(f->reason, out);
+}
+
+/*
+ * Every failure, one line each (-v), or: a class with more than
+ * IMA_COLLAPSE_OVER failures as one line, at its first failure, with
+ * the count, the entries, the first one and what to do.
+ */
 void ima_report_failures(const struct ima_audit *a, FILE *out)
 {
+	bool shown[IMA_FC_COUNT] = { false };
+	bool verbose = a->opts->verbose;
 	size_t i;
 	int c;
 
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
+		uint64_t n = a->class_count[f->cls];
+		const char *fix = ima_fail_class_advice(f->cls);
 
-		if (f->index == IMA_NO_INDEX)
+		if (verbose || n <= IMA_COLLAPSE_OVER) {
 			fputs("FAIL: ", out);
-		else
-			fprintf(out, "FAIL: entry %" PRIu64 " @%" PRIu64 ": ",
-				f->index, f->offset);
-		if (f->path) {
-			size_t kept = strlen(f->path);
-
-			ima_text_escape(out, f->path, kept);
-			if (f->path_len > kept)
-				fprintf(out, "...(%zu bytes)", f->path_len);
-			fputs(": ", out);
+			failure_line(f, out);
+			fputc('\n', out);
+			continue;
 		}
-		fprintf(out, "%s\n", f->reason);
+		if (shown[f->cls])
+			continue;
+		shown[f->cls] = true;
+		fprintf(out, "FAIL: %" PRIu64 " %s failures (", n,
+			ima_fail_class_name(f->cls));
+		if (a->class_entries[f->cls])
+			fprintf(out, "entries %" PRIu64 "..%" PRIu64 "; ",
+				a->class_lo[f->cls], a->class_hi[f->cls]);
+		fputs("-v lists each); the first: ", out);
+		failure_line(f, out);
+		if (fix)
+			fprintf(out, ". To fix: %s", fix);
+		fputc('\n', out);
 	}
 	for (c = 0; c < IMA_FC_COUNT; c++)
-		if (a->class_count[c] > a->class_kept[c])
+		if (a->class_count[c] > a->class_kept[c] &&
+		    (verbose || a->class_count[c] <= IMA_COLLAPSE_OVER ||
+		     !a->class_kept[c]))
 			fprintf(out, "FAIL: ... %" PRIu64 " more %s failures not listed\n",
 				a->class_count[c] - a->class_kept[c],
 				ima_fail_class_name(c));
@@ -372,6 +387,110 @@ static void json_list_keys(const struct ima_audit *a, FILE *out)
 	fputs("]},", out);
 }
 
+/* --manifest given a Keylime runtime policy: what else it judged */
+static void text_keylime(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+
+	if (!kl)
+		return;
+	fputs("keylime policy: ", out);
+	ima_text_escape(out, kl->file, strlen(kl->file));
+	fprintf(out, " (version %lld): %zu keyring(s), %zu ima-buf name(s), %zu exclude(s), %zu verification key(s); buffers %" PRIu64 " checked, %" PRIu64 " match, %" PRIu64 " keys on ignored keyrings",
+		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
+		kl->keys.n, a->kl_buf_checked, a->kl_buf_match,
+		a->kl_keys_ignored);
+	if (kl->log_hash_alg && a->list_alg && kl->log_hash_alg != a->list_alg)
+		fprintf(out, "; its log_hash_alg %s is not the list's %s (not used: the list's own is checked)",
+			kl->log_hash_alg->name, a->list_alg->name);
+	fputc('\n', out);
+}
+
+/* --write-keylime: what went into the policy */
+static void text_keylime_out(const struct ima_audit *a, FILE *out)
+{
+	if (!a->opts->keylime_out)
+		return;
+	fputs("policy written: ", out);
+	ima_text_escape(out, a->opts->keylime_out_name,
+			strlen(a->opts->keylime_out_name));
+	fprintf(out, ": %" PRIu64 " proven entries; left out %" PRIu64 " not proven, %" PRIu64 " named in bytes a JSON string cannot hold (not UTF-8)\n",
+		a->kl_written, a->kl_unproven, a->kl_unwritable);
+}
+
+static void json_keylime_out(const struct ima_audit *a, FILE *out)
+{
+	fputs("\"keylime_written\":", out);
+	if (!a->opts->keylime_out) {
+		fputs("null,", out);
+		return;
+	}
+	fputs("{\"file\":", out);
+	json_str(out, a->opts->keylime_out_name,
+		 strlen(a->opts->keylime_out_name));
+	fprintf(out, ",\"written\":%" PRIu64 ",\"unproven\":%" PRIu64 ",\"not_utf8\":%" PRIu64 "},",
+		a->kl_written, a->kl_unproven, a->kl_unwritable);
+}
+
+/* --exclude: what was never judged */
+static void text_excluded(const struct ima_audit *a, FILE *out)
+{
+	size_t n = ima_excludes_count(a->opts->excludes);
+
+	if (!n)
+		return;
+	fprintf(out, "excluded:       %" PRIu64 " entries never judged (%zu pattern(s))",
+		a->excluded, n);
+	if (a->exclude_untested)
+		fprintf(out, "; %" PRIu64 " names outside printable ASCII tested against none (judged)",
+			a->exclude_untested);
+	fputc('\n', out);
+}
+
+static void json_excluded(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_excludes *x = a->opts->excludes;
+	size_t i, n = ima_excludes_count(x);
+
+	fprintf(out, "\"excluded\":{\"entries\":%" PRIu64 ",\"untested\":%" PRIu64 ",\"patterns\":[",
+		a->excluded, a->exclude_untested);
+	for (i = 0; i < n; i++) {
+		const char *p = ima_excludes_pattern(x, i);
+		const char *src = ima_excludes_source(x, i);
+
+		fputs(i ? ",{\"pattern\":" : "{\"pattern\":", out);
+		json_str(out, p, strlen(p));
+		fputs(",\"source\":", out);
+		json_str(out, src, strlen(src));
+		fprintf(out, ",\"entries\":%" PRIu64 "}",
+			a->exclude_hits ? a->exclude_hits[i] : 0);
+	}
+	fputs("]},", out);
+}
+
+static void json_keylime(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+
+	fputs(",\"keylime\":", out);
+	if (!kl) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"file\":", out);
+	json_str(out, kl->file, strlen(kl->file));
+	fprintf(out, ",\"version\":%lld,\"keyrings\":%zu,\"ima_buf\":%zu,\"excludes\":%zu,\"verification_keys\":%zu,\"log_hash_alg\":",
+		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
+		kl->keys.n);
+	if (kl->log_hash_alg)
+		fprintf(out, "\"%s\"", kl->log_hash_alg->name);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"by_signature\":%" PRIu64 ",\"buffers\":{\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"ignored_keys\":%" PRIu64 "}}",
+		a->mf_by_signature, a->kl_buf_checked, a->kl_buf_match,
+		a->kl_keys_ignored);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
@@ -421,11 +540,19 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 			ima_deny_count(a->opts->deny), a->deny_checked,
 			a->denied, a->deny_unchecked);
 	}
-	if (a->opts->manifest)
+	if (a->opts->manifest) {
 		fprintf(out,
-			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
+			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm",
 			ima_manifest_paths(a->opts->manifest), a->mf_match,
 			a->mf_unknown, a->mf_wrong, a->mf_no_algo);
+		if (a->opts->keylime)
+			fprintf(out, ", %" PRIu64 " signed by a verification key",
+				a->mf_by_signature);
+		fputc('\n', out);
+	}
+	text_keylime(a, out);
+	text_excluded(a, out);
+	text_keylime_out(a, out);
 	if (a->policy_found)
 		fprintf(out, "policy:         entry %" PRIu64 ", %zu bytes%s%s\n",
 			a->policy_index, a->policy_len,
@@ -513,12 +640,41 @@ static void json_pcrs(const struct ima_audit *a, FILE *out)
 	fputs("],", out);
 }
 
+static void json_str_or_null(FILE *out, const char *s)
+{
+	if (s)
+		json_str(out, s, strlen(s));
+	else
+		fputs("null", out);
+}
+
+/* What a failure names besides its entry: its PCR, key id, got/expected. */
+static void json_detail(FILE *out, const struct ima_failure *f)
+{
+	fputs(",\"pcr\":", out);
+	if (f->pcr >= 0)
+		fprintf(out, "%d", f->pcr);
+	else
+		fputs("null", out);
+	fputs(",\"key_id\":", out);
+	if (f->has_keyid)
+		fprintf(out, "\"%08x\"", f->keyid);
+	else
+		fputs("null", out);
+	fputs(",\"got\":", out);
+	json_str_or_null(out, f->got);
+	fputs(",\"expected\":", out);
+	json_str_or_null(out, f->expected);
+}
+
 void ima_report_json(const struct ima_audit *a, FILE *out)
 {
 	size_t i;
 	int t;
 
-	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
+	fputs("{\"tool\":\"ima-audit\",\"version\":\"" IMA_AUDIT_VERSION "\",\"input\":{\"name\":", out);
+	json_str_or_null(out, a->opts->input_name);
+	fprintf(out, ",\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
 		a->bytes, order_name(a->order),
 		a->format == IMA_FMT_ASCII ? "ascii" : "binary",
 		a->list_alg ? a->list_alg->name : "sha1");
@@ -573,14 +729,19 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null,", out);
 	}
-	if (a->opts->manifest)
+	if (a->opts->manifest) {
 		fprintf(out,
-			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",
+			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64,
 			ima_manifest_paths(a->opts->manifest), a->mf_checked,
 			a->mf_match, a->mf_unknown, a->mf_wrong,
 			a->mf_no_algo);
-	else
+		json_keylime(a, out);
+		fputs("},", out);
+	} else {
 		fputs("\"manifest\":null,", out);
+	}
+	json_excluded(a, out);
+	json_keylime_out(a, out);
 	fprintf(out,
 		"\"buffers\":{\"checked\":%" PRIu64 ",\"failed\":%" PRIu64 "},",
 		a->buf_checked, a->buf_failed);
@@ -593,6 +754,16 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		if (a->policy_match == 0) {
 			fputs(",\"difference\":", out);
 			json_str(out, a->policy_diff, strlen(a->policy_diff));
+			fprintf(out, ",\"rule\":%lu,\"recorded_rule\":",
+				a->policy_rule);
+			json_str_or_null(out, a->policy_got);
+			fputs(",\"expected_rule\":", out);
+			json_str_or_null(out, a->policy_want);
+			fputs(",\"expected_line\":", out);
+			if (a->policy_want)
+				fprintf(out, "%lu", a->policy_want_line);
+			else
+				fputs("null", out);
 		}
 		fputs("},", out);
 	} else {
@@ -644,6 +815,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		fprintf(out, ",\"class\":\"%s\",\"reason\":",
 			ima_fail_class_name(f->cls));
 		json_str(out, f->reason, strlen(f->reason));
+		json_detail(out, f);
 		fputc('}', out);
 	}
 	fputs("],\"failures_not_listed\":{", out);
@@ -662,6 +834,18 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\"write_error\":", out);
+	json_str_or_null(out, a->write_error);
 	fprintf(out, ",\"result\":\"%s\",\"exit_code\":%d}\n",
 		result_name(a), ima_audit_exit_code(a));
+}
+
+void ima_report_json_error(FILE *out, const char *input, int exit_code,
+			   const char *message)
+{
+	fputs("{\"tool\":\"ima-audit\",\"version\":\"" IMA_AUDIT_VERSION "\",\"input\":{\"name\":", out);
+	json_str_or_null(out, input);
+	fputs("},\"result\":\"error\",\"error\":{\"message\":", out);
+	json_str_or_null(out, message);
+	fprintf(out, "},\"exit_code\":%d}\n", exit_code);
 }

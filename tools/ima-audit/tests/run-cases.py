@@ -8,15 +8,18 @@ NAME.expect was written by the generator from how the case was built
 (gen/mkredteam.py, gen/mkgolden.py; gen/mkpublic.py from what a public
 source ships): the exit status, the exact set of (entry index, failure
 class) the JSON report must list, texts the report or stderr must
-contain (stdout-has, stderr-has) and texts the report must not
-(stdout-lacks); a `todo REASON` line marks a known limitation (the
+contain (stdout-has, stderr-has) and texts they must not (stdout-lacks,
+stderr-lacks); a `todo REASON` line marks a known limitation (the
 expectation is what ought to hold; its failure is reported "not ok ...
 # TODO REASON", never as a pass). Every case is also run for the text
 report, which must hold its verdict ("result:") once, as its last line,
 and, like stderr, no byte outside printable ASCII but the newline:
 nothing from the input may print a line or a terminal control of its
-own. One TAP line per case (no plan, no numbering: run-check.sh numbers
-them).
+own. Under --json stdout is one JSON object whatever the exit status,
+naming the tool, its version and the input; an error (exit 2 or 3
+without a report) says its exit code and message; every failure names
+its pcr, key_id, got and expected (null when none). One TAP line per
+case (no plan, no numbering: run-check.sh numbers them).
 """
 import json
 import os
@@ -60,7 +63,7 @@ def check(name):
         args = shlex.split(f.read())
     exp_exit, fails, has, errhas, reason = None, set(), [], [], ""
     todo[name] = None
-    lacks = []
+    lacks, errlacks = [], []
     with open(os.path.join(d, name + ".expect")) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -77,6 +80,8 @@ def check(name):
                 lacks.append(line[13:])
             elif line.startswith("stderr-has "):
                 errhas.append(line[11:])
+            elif line.startswith("stderr-lacks "):
+                errlacks.append(line[13:])
             elif line.startswith("todo "):
                 todo[name] = line[5:]
             elif line:
@@ -91,11 +96,28 @@ def check(name):
     for h in errhas:
         if h not in err.decode(errors="replace"):
             return "stderr lacks %r: %s" % (h, err[:300])
-    if rc in (0, 1) and not show:
+    for h in errlacks:
+        if h in err.decode(errors="replace"):
+            return "stderr has %r: %s" % (h, err[:300])
+    if not show:
         try:
             rep = json.loads(out)
         except ValueError as e:
-            return "JSON report does not parse: %s" % e
+            return "stdout is not one JSON object (exit %d): %s" % (rc, e)
+        if rep.get("tool") != "ima-audit" or not rep.get("version") or \
+                "name" not in rep.get("input", {}) or \
+                rep.get("exit_code") != rc:
+            return "JSON object lacks tool, version, input name or exit " \
+                "code %d: %s" % (rc, out[:200])
+        if rc not in (0, 1) and not (rep.get("error") or {}).get(
+                "message"):
+            return "exit %d, and the JSON object has no error message" % rc
+    if rc in (0, 1) and not show:
+        for fl in rep.get("failures", []):
+            if not all(k in fl for k in ("pcr", "key_id", "got",
+                                         "expected")):
+                return "a failure lacks pcr, key_id, got or expected: %s" \
+                    % fl
         got = set()
         for fl in rep.get("failures", []):
             idx = fl.get("entry")

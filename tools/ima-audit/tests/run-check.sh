@@ -126,6 +126,23 @@ done
 
 run_golden "$B/asan/ima-audit"
 
+# --version says include/ima_version.h's version, as text or (--json) as
+# one JSON object
+want=$(sed -n 's/^#define IMA_AUDIT_VERSION "\(.*\)"$/\1/p' \
+	"$here/include/ima_version.h")
+got=$("$B/asan/ima-audit" --version 2>&1)
+if [ -n "$want" ] && [ "$got" = "ima-audit $want" ]; then
+	ok "--version: ima-audit $want"
+else
+	not_ok "--version" "got '$got', want 'ima-audit $want'"
+fi
+got=$("$B/asan/ima-audit" --json --version 2>&1)
+if [ "$got" = "{\"tool\":\"ima-audit\",\"version\":\"$want\"}" ]; then
+	ok "--json --version: one JSON object"
+else
+	not_ok "--json --version" "got '$got'"
+fi
+
 # Intent-based cases: expectations written by the generators from how each
 # case was built (tests/run-cases.py). A runner that cannot start fails.
 run_cases() {
@@ -143,18 +160,27 @@ run_cases "$here/tests/real" real
 run_cases "$here/tests/public" public
 run_cases "$here/tests/listkeys" listkeys
 run_cases "$here/tests/deny" deny
+run_cases "$here/tests/reference" reference
+run_cases "$here/tests/command" command
 # Every case's list rendered as the kernel's ASCII and per-bank lists
 # (gen/imaforms.py): the same exit status and report as the binary list.
 "${PYTHON:-python3}" "$here/tests/run-forms.py" "$B/asan/ima-audit" \
 	"$B/forms" "$here/tests/golden" "$here/tests/redteam" \
 	"$here/tests/real" >"$B/forms.out" 2>&1
 relay "$B/forms.out" forms
+# --write-keylime: the policy holds exactly what the audit proved, and
+# reads back (tests/run-write.py builds its lists)
+"${PYTHON:-python3}" "$here/tests/run-write.py" "$B/asan/ima-audit" \
+	"$B/write" >"$B/write.out" 2>&1
+relay "$B/write.out" write
 run_cases "$here/tests/golden" tsan:golden-intent "$B/tsan/ima-audit"
 run_cases "$here/tests/redteam" tsan:redteam "$B/tsan/ima-audit"
 run_cases "$here/tests/real" tsan:real "$B/tsan/ima-audit"
 run_cases "$here/tests/public" tsan:public "$B/tsan/ima-audit"
 run_cases "$here/tests/listkeys" tsan:listkeys "$B/tsan/ima-audit"
 run_cases "$here/tests/deny" tsan:deny "$B/tsan/ima-audit"
+run_cases "$here/tests/reference" tsan:reference "$B/tsan/ima-audit"
+run_cases "$here/tests/command" tsan:command "$B/tsan/ima-audit"
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
 set -- "$B"/fuzz/fuzz_*

@@ -841,7 +841,8 @@ static void test_failures_bounded(void **state)
 		assert_int_equal(a.failures[i].path_len, sizeof(path) - 1);
 		assert_true(a.failures[i].index < 3);	/* the first ones */
 	}
-	/* the text report says what it left out, per class */
+	/* the text report (-v) says what it left out, per class */
+	opts.verbose = true;
 	f = open_memstream(&text, &tlen);
 	ima_report_failures(&a, f);
 	fclose(f);
@@ -851,6 +852,24 @@ static void test_failures_bounded(void **state)
 	for (p = text; (p = strstr(p, line)); p++)
 		listed++;
 	assert_int_equal(listed, 6);
+	free(text);
+	/*
+	 * without -v, each class of more than IMA_COLLAPSE_OVER failures is
+	 * one line: its count (listed or not), its entries, the first one
+	 * and what to do; nothing else of it
+	 */
+	opts.verbose = false;
+	text = NULL;
+	f = open_memstream(&text, &tlen);
+	ima_report_failures(&a, f);
+	fclose(f);
+	assert_non_null(strstr(text, "FAIL: 10 unbound-pcr failures (entries 0..9; -v lists each); the first: entry 0 @"));
+	assert_non_null(strstr(text, "FAIL: 10 unsigned failures (entries 0..9; -v lists each); the first: entry 0 @"));
+	assert_non_null(strstr(text, ". To fix: Nothing binds this PCR: give its values (--pcrs FILE"));
+	assert_null(strstr(text, "not listed"));
+	for (listed = 0, p = text; (p = strchr(p, '\n')); p++)
+		listed++;
+	assert_int_equal(listed, 2);
 	free(text);
 	done();
 
