@@ -10,6 +10,13 @@
  *   kcall write PATH STRING        open(O_WRONLY) + one write() + close()
  *   kcall write_new PATH STRING    the same with O_CREAT|O_EXCL (mode 0644)
  *   kcall hold PATH SECONDS        open(O_WRONLY), sleep, close (EBUSY tests)
+ *   kcall write_repeat PATH STRING N  N times open(O_WRONLY) + write() +
+ *                                  close(); prints "NAME COUNT" per outcome
+ *                                  (OK: the whole string written), sorted
+ *   kcall swap_loop NAME A B SECONDS  for SECONDS, make NAME a hard link to
+ *                                  A, then to B, and so on (link(2) to
+ *                                  NAME.swap, rename(2) over NAME, so NAME
+ *                                  always exists); prints the swap count
  *   kcall write_stdin PATH         open(O_WRONLY) + one write() of standard
  *                                  input (at most 64 KiB): prints the count
  *                                  write() returned, or the errno name
@@ -26,9 +33,20 @@
  *   kcall add_key TYPE DESC FILE KEYRING  add_key(2): payload from FILE,
  *                                  KEYRING a serial number
  *   kcall read PATH                open(O_RDONLY) + read() of one byte
+ *   kcall open_direct PATH         open(O_RDONLY|O_DIRECT) + close(): the
+ *                                  open is where IMA's FILE_CHECK decides
  *   kcall exec PATH [ARG...]       execve(2) in a child; OK when execve
  *                                  succeeded (whatever the program's exit)
  *   kcall mmap_exec PATH           open(O_RDONLY) + mmap(PROT_READ|PROT_EXEC)
+ *   kcall canary MIB               a canary over memory the kernel may free
+ *                                  and hand out again: MIB MiB of anonymous
+ *                                  memory, every page tagged with its
+ *                                  number; prints "armed ADDR PAGES" once
+ *                                  filled, then checks the head of every
+ *                                  page over and over, forever, and reports
+ *                                  each page found changed (its first 32
+ *                                  bytes) on stdout and /dev/kmsg, then
+ *                                  tags it again
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  *   kcall restart                  reboot(2) with RESTART, after sync
@@ -42,11 +60,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_MODULE_SIZE (64L << 20)
@@ -83,6 +103,85 @@ static int do_write(const char *path, const char *data, int flags)
 	if (close(fd) < 0 && rc == 0)
 		rc = -1;
 	return report(rc);
+}
+
+/* the outcomes of do_write_repeat(): 0 (OK) or an errno, and how often */
+#define MAX_OUTCOMES 16
+
+static int do_write_repeat(const char *path, const char *data, const char *num)
+{
+	int err[MAX_OUTCOMES], count[MAX_OUTCOMES], n = 0, i, j;
+	size_t len = strlen(data);
+	char *end;
+	long times = strtol(num, &end, 10), k;
+
+	if (*end || times <= 0)
+		return 2;
+	for (k = 0; k < times; k++) {
+		int e = 0, fd = open(path, O_WRONLY);
+
+		if (fd < 0) {
+			e = errno;
+		} else {
+			ssize_t w = write(fd, data, len);
+
+			if (w < 0)
+				e = errno;
+			else if ((size_t)w != len)
+				e = EIO;
+			close(fd);
+		}
+		for (i = 0; i < n && err[i] != e; i++)
+			;
+		if (i == n) {
+			if (n == MAX_OUTCOMES)
+				return 2;
+			err[n] = e;
+			count[n++] = 0;
+		}
+		count[i]++;
+	}
+	/* sorted by outcome, so that the output is one string to compare */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && err[j - 1] > err[j]; j--) {
+			int te = err[j], tc = count[j];
+
+			err[j] = err[j - 1];
+			count[j] = count[j - 1];
+			err[j - 1] = te;
+			count[j - 1] = tc;
+		}
+	for (i = 0; i < n; i++) {
+		const char *name = err[i] ? strerrorname_np(err[i]) : "OK";
+
+		printf("%s %d\n", name ? name : "EUNKNOWN", count[i]);
+	}
+	return 0;
+}
+
+static int do_swap_loop(const char *name, const char *a, const char *b,
+			const char *secs)
+{
+	char tmp[PATH_MAX];
+	unsigned long n = 0;
+	time_t end;
+	char *e;
+	long s = strtol(secs, &e, 10);
+
+	if (*e || s <= 0)
+		return 2;
+	if (snprintf(tmp, sizeof(tmp), "%s.swap", name) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return report(-1);
+	}
+	end = time(NULL) + s;
+	while (time(NULL) < end) {
+		if (link(n & 1 ? b : a, tmp) < 0 || rename(tmp, name) < 0)
+			return report(-1);
+		n++;
+	}
+	printf("%lu\n", n);
+	return 0;
 }
 
 static int do_write_stdin(const char *path)
@@ -359,6 +458,72 @@ static int do_add_key(const char *type, const char *desc, const char *path,
 	return report(rc);
 }
 
+static int do_open_direct(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECT);
+
+	if (fd < 0)
+		return report(-1);
+	return report(close(fd));
+}
+
+/* the head of every canary page: what do_canary() checks */
+#define CANARY_HEAD 64
+
+static void canary_tag(unsigned char *page, unsigned long n)
+{
+	memset(page, 0xa5, CANARY_HEAD);
+	snprintf((char *)page, CANARY_HEAD, "ima-stack canary page %08lx", n);
+}
+
+static int do_canary(const char *mib)
+{
+	unsigned char want[CANARY_HEAD];
+	unsigned long pages, n, pass;
+	long psz = sysconf(_SC_PAGESIZE);
+	unsigned char *mem;
+	char *end;
+	int kmsg;
+	long m = strtol(mib, &end, 10);
+
+	if (*end || m <= 0 || m > 1024)
+		return 2;
+	pages = ((unsigned long)m << 20) / psz;
+	mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (mem == MAP_FAILED)
+		return report(-1);
+	memset(mem, 0x5a, pages * psz);
+	for (n = 0; n < pages; n++)
+		canary_tag(mem + n * psz, n);
+	kmsg = open("/dev/kmsg", O_WRONLY);
+	printf("armed %p %lu\n", (void *)mem, pages);
+	fflush(stdout);
+	if (kmsg >= 0)
+		dprintf(kmsg, "ima-stack-canary: armed, %lu pages at %p\n",
+			pages, (void *)mem);
+	for (pass = 0;; pass++) {
+		for (n = 0; n < pages; n++) {
+			unsigned char *p = mem + n * psz;
+			char hex[2 * 32 + 1];
+			int i;
+
+			canary_tag(want, n);
+			if (!memcmp(p, want, CANARY_HEAD))
+				continue;
+			for (i = 0; i < 32; i++)
+				sprintf(hex + 2 * i, "%02x", p[i]);
+			printf("changed page %lu pass %lu: %s\n", n, pass, hex);
+			fflush(stdout);
+			if (kmsg >= 0)
+				dprintf(kmsg, "ima-stack-canary: CHANGED page %lu pass %lu: %s\n",
+					n, pass, hex);
+			canary_tag(p, n);
+		}
+	}
+	return 0;
+}
+
 static int do_errname(const char *num)
 {
 	char *end;
@@ -378,12 +543,14 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kcall write PATH STRING | write_new PATH STRING |\n"
+		"       write_repeat PATH STRING N | swap_loop NAME A B SECONDS |\n"
 		"       hold PATH SECONDS | write_stdin PATH | watch PATH CMD... |\n"
 		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
-		"       add_key TYPE DESC FILE KEYRING | read PATH |\n"
-		"       exec PATH [ARG...] | mmap_exec PATH | errname N | poweroff | restart\n");
+		"       add_key TYPE DESC FILE KEYRING | read PATH | open_direct PATH |\n"
+		"       exec PATH [ARG...] | mmap_exec PATH | canary MIB | errname N |\n"
+		"       poweroff | restart\n");
 	return 2;
 }
 
@@ -395,6 +562,10 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argv[3], 0);
 	if (!strcmp(cmd, "write_new") && argc == 4)
 		return do_write(argv[2], argv[3], O_CREAT | O_EXCL);
+	if (!strcmp(cmd, "write_repeat") && argc == 5)
+		return do_write_repeat(argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "swap_loop") && argc == 6)
+		return do_swap_loop(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "write_stdin") && argc == 3)
 		return do_write_stdin(argv[2]);
 	if (!strcmp(cmd, "watch") && argc >= 4)
@@ -419,10 +590,14 @@ int main(int argc, char **argv)
 		return do_add_key(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "read") && argc == 3)
 		return do_read(argv[2]);
+	if (!strcmp(cmd, "open_direct") && argc == 3)
+		return do_open_direct(argv[2]);
 	if (!strcmp(cmd, "exec") && argc >= 3)
 		return do_exec(argv + 2);
 	if (!strcmp(cmd, "mmap_exec") && argc == 3)
 		return do_mmap_exec(argv[2]);
+	if (!strcmp(cmd, "canary") && argc == 3)
+		return do_canary(argv[2]);
 	if (!strcmp(cmd, "errname") && argc == 3)
 		return do_errname(argv[2]);
 	if (!strcmp(cmd, "poweroff") && argc == 2) {
