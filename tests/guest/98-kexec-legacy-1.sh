@@ -1,0 +1,89 @@
+#!/bin/bash
+# kexec: a file load, then a legacy load, then execute (kernel-patches
+# 0010-0013; issue 33 item 6). A design that keeps one mapping of the
+# loaded image's IMA segment and refreshes it only at kexec_file_load
+# (mainline's, and linux-source-6.12's) still holds the mapping of image A
+# after A was unloaded and its pages freed; when a legacy kexec_load image
+# is executed next, the measurement list is written through it into pages
+# the kernel has since handed to someone else. 0013 maps per image: the
+# mapping goes with A.
+#
+# Under policies/kexec-legacy-policy (no kexec appraisal: kexec_load is
+# allowed) and without secure_boot rules: `kexec -s -l` our kernel (A),
+# `kexec -s -u`, then a canary (kcall canary: 32 MiB, pinned to CPU 1)
+# takes memory at once, so that A's freed pages are likely among its own;
+# it checks the head of every page over and over and reports a changed
+# page on /dev/kmsg, which reaches the console (first made to prove it
+# sees a change: one byte written through /proc/PID/mem). Then `kexec -l`
+# (legacy) loads the next stage's kernel, init (pinned to CPU 0, so the
+# canary keeps its CPU) executes it. The host check of this boot
+# (tests/host/boot/kexec-legacy.sh) reads the first kernel's console: the
+# canary armed, its own test seen, and no other change up to the jump;
+# 98-kexec-legacy-2 checks the second kernel's list.
+set -euo pipefail
+trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
+. "$IMA_STACK/tests/lib/tap.sh"
+. "$IMA_STACK/tests/lib/guest.sh"
+
+K=$IMA_STACK/kexec
+out=$IMA_STACK_RESULTS/kexec
+mkdir -p "$out"
+CANARY_MIB=32
+
+[ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
+	tap_bail "the boot row names no suite after this one: nothing would run after the kexec"
+cmdline=$(kexec_next_cmdline)
+echo "$cmdline" >"$out/next-cmdline"
+loaded() { cat /sys/kernel/kexec_loaded; }
+
+tap_is "the kexec-legacy policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
+	/etc/ima/kexec-legacy-policy:OK
+# init, which runs `kexec -e`, on CPU 0; the canary gets CPU 1 to itself
+tap_cmd "init pinned to CPU 0" taskset -p -c 0 1
+kexec -s -u 2>/dev/null || true
+kexec -u 2>/dev/null || true
+
+if o=$(kexec -s -l "$K/bzImage" --append="$cmdline" 2>&1); then
+	tap_is "kexec -s -l (kexec_file_load): image A loaded" "$(loaded)" 1
+else
+	tap_fail "kexec -s -l (kexec_file_load): image A loaded" "$o"
+fi
+tap_cmd "kexec -s -u: image A unloaded, its pages freed" kexec -s -u
+tap_is "nothing loaded" "$(loaded)" 0
+
+# the canary, at once: the pages A just gave back are the first handed out
+setsid taskset -c 1 kcall canary "$CANARY_MIB" >"$out/canary.out" 2>&1 </dev/null &
+echo $! >"$out/canary.pid"
+for _ in $(seq 100); do
+	grep -q '^armed ' "$out/canary.out" && break
+	sleep 0.1
+done
+read -r word addr pages <"$out/canary.out" || :
+if [ "${word:-}" = armed ] && [ "${pages:-0}" -gt 0 ]; then
+	tap_ok "canary armed: $pages pages"
+else
+	tap_bail "the canary did not arm: $(head -c 200 "$out/canary.out")"
+fi
+# its own test: one byte of page 5 changed from outside is reported
+printf Z | dd of="/proc/$(<"$out/canary.pid")/mem" bs=1 seek=$((addr + 5 * 4096 + 40)) conv=notrunc status=none
+for _ in $(seq 50); do
+	grep -q '^changed page 5 ' "$out/canary.out" && break
+	sleep 0.1
+done
+tap_cmd "the canary sees a change: a byte of its page 5 written through /proc/PID/mem is reported" \
+	grep -q '^changed page 5 ' "$out/canary.out"
+tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$out/canary.out")" 1
+
+# the legacy load: the image init executes
+if o=$(kexec -l "$K/bzImage" --append="$cmdline" 2>&1); then
+	tap_is "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" "$(loaded)" 1
+else
+	tap_fail "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" "$o"
+fi
+tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$out/canary.out")" 1
+kmark "kexec-legacy: canary running, executing the legacy image next"
+
+# init snapshots the list (stage1/) and executes the image once this
+# suite's TAP is saved; the canary runs on until the jump
+touch "$IMA_STACK_RESULTS/kexec-execute"
+tap_done
