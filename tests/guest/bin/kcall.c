@@ -16,7 +16,8 @@
  *   kcall swap_loop NAME A B SECONDS  for SECONDS, make NAME a hard link to
  *                                  A, then to B, and so on (link(2) to
  *                                  NAME.swap, rename(2) over NAME, so NAME
- *                                  always exists); prints the swap count
+ *                                  always exists); prints the swap count,
+ *                                  or the errno name of a failed call
  *   kcall write_stdin PATH         open(O_WRONLY) + one write() of standard
  *                                  input (at most 64 KiB): prints the count
  *                                  write() returned, or the errno name
@@ -176,7 +177,9 @@ static int do_swap_loop(const char *name, const char *a, const char *b,
 	}
 	end = time(NULL) + s;
 	while (time(NULL) < end) {
-		if (link(n & 1 ? b : a, tmp) < 0 || rename(tmp, name) < 0)
+		/* a rename onto a link of the same file leaves tmp behind */
+		if ((unlink(tmp) < 0 && errno != ENOENT) ||
+		    link(n & 1 ? b : a, tmp) < 0 || rename(tmp, name) < 0)
 			return report(-1);
 		n++;
 	}
