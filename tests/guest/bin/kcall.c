@@ -58,6 +58,7 @@
 #include <linux/kexec.h>
 #include <linux/reboot.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,6 +471,26 @@ static int do_open_direct(const char *path)
 	return report(close(fd));
 }
 
+/*
+ * One line to /dev/kmsg, in one write(2). Not dprintf(): glibc's attaches
+ * a stream to the descriptor with lseek(SEEK_CUR), which /dev/kmsg refuses
+ * (EINVAL), and then writes nothing.
+ */
+static void kmsg_line(int fd, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)!write(fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
 /* the head of every canary page: what do_canary() checks */
 #define CANARY_HEAD 64
 
@@ -502,9 +523,8 @@ static int do_canary(const char *mib)
 	kmsg = open("/dev/kmsg", O_WRONLY);
 	printf("armed %p %lu\n", (void *)mem, pages);
 	fflush(stdout);
-	if (kmsg >= 0)
-		dprintf(kmsg, "ima-stack-canary: armed, %lu pages at %p\n",
-			pages, (void *)mem);
+	kmsg_line(kmsg, "ima-stack-canary: armed, %lu pages at %p\n",
+		  pages, (void *)mem);
 	for (pass = 0;; pass++) {
 		for (n = 0; n < pages; n++) {
 			unsigned char *p = mem + n * psz;
@@ -518,9 +538,8 @@ static int do_canary(const char *mib)
 				sprintf(hex + 2 * i, "%02x", p[i]);
 			printf("changed page %lu pass %lu: %s\n", n, pass, hex);
 			fflush(stdout);
-			if (kmsg >= 0)
-				dprintf(kmsg, "ima-stack-canary: CHANGED page %lu pass %lu: %s\n",
-					n, pass, hex);
+			kmsg_line(kmsg, "ima-stack-canary: CHANGED page %lu pass %lu: %s\n",
+				  n, pass, hex);
 			canary_tag(p, n);
 		}
 	}
