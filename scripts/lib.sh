@@ -92,6 +92,7 @@ kernel_incbin_check() {
 		# firmware's .S files, the device-tree blobs' .S): kernel-cc greps
 		# the generated file when it compiles it
 		arch/x86/boot/compressed/mkpiggy.c | scripts/Makefile.lib) ;;
+		scripts/Makefile.dtbs) ;; # 6.12's home of the dtb .S rule
 		drivers/base/firmware_loader/builtin/Makefile) ;;
 		# the device-tree compiler's /incbin/ syntax, a host program's
 		scripts/dtc/dtc-lexer.l | scripts/dtc/dtc-parser.y) ;;
