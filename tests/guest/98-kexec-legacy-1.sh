@@ -43,11 +43,7 @@ tap_cmd "init pinned to CPU 0" taskset -p -c 0 1
 kexec -s -u 2>/dev/null || true
 kexec -u 2>/dev/null || true
 
-if o=$(kexec -s -l "$K/bzImage" --append="$cmdline" 2>&1); then
-	tap_is "kexec -s -l (kexec_file_load): image A loaded" "$(loaded)" 1
-else
-	tap_fail "kexec -s -l (kexec_file_load): image A loaded" "$o"
-fi
+tap_kexec_loads "kexec -s -l (kexec_file_load): image A loaded" -s -l "$K/bzImage" --append="$cmdline"
 tap_cmd "kexec -s -u: image A unloaded, its pages freed" kexec -s -u
 tap_is "nothing loaded" "$(loaded)" 0
 
@@ -75,11 +71,8 @@ tap_cmd "the canary sees a change: a byte of its page 5 written through /proc/PI
 tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$out/canary.out")" 1
 
 # the legacy load: the image init executes
-if o=$(kexec -l "$K/bzImage" --append="$cmdline" 2>&1); then
-	tap_is "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" "$(loaded)" 1
-else
-	tap_fail "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" "$o"
-fi
+tap_kexec_loads "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" \
+	-l "$K/bzImage" --append="$cmdline"
 tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$out/canary.out")" 1
 kmark "kexec-legacy: canary running, executing the legacy image next"
 
