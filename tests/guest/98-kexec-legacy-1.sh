@@ -10,13 +10,17 @@
 #
 # Under policies/kexec-legacy-policy (no kexec appraisal: kexec_load is
 # allowed) and without secure_boot rules: `kexec -s -l` our kernel (A),
-# `kexec -s -u`, then a canary (kcall canary: 32 MiB, pinned to CPU 1)
-# takes memory at once, so that A's freed pages are likely among its own;
-# it checks the head of every page over and over and reports a changed
-# page on /dev/kmsg, which reaches the console (first made to prove it
-# sees a change: one byte written through /proc/PID/mem). Then `kexec -l`
-# (legacy) loads the next stage's kernel, init (pinned to CPU 0, so the
-# canary keeps its CPU) executes it. The host check of this boot
+# `kexec -s -u`, then a canary (kcall canary: 32 MiB) takes memory at once,
+# on the CPU that freed A's pages (CPU 0, where this suite and init are
+# pinned: a CPU hands out the pages it freed last first), so that A's
+# pages are among its own rather than the next image's; then it moves to
+# CPU 1, checks the head of every page over and over and reports a
+# changed page on /dev/kmsg, which reaches the console (first made to
+# prove it sees a change: one byte written through /proc/PID/mem). Then
+# `kexec -l` (legacy) loads the next stage's kernel, init executes it.
+# Should the stale write land in the next image's pages instead, its
+# purgatory finds their digest changed and the second kernel never
+# starts: the boot fails (a failure too). The host check of this boot
 # (tests/host/boot/kexec-legacy.sh) reads the first kernel's console: the
 # canary armed, its own test seen, and no other change up to the jump;
 # 98-kexec-legacy-2 checks the second kernel's list.
@@ -38,8 +42,9 @@ loaded() { cat /sys/kernel/kexec_loaded; }
 
 tap_is "the kexec-legacy policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
 	/etc/ima/kexec-legacy-policy:OK
-# init, which runs `kexec -e`, on CPU 0; the canary gets CPU 1 to itself
-tap_cmd "init pinned to CPU 0" taskset -p -c 0 1
+# this suite (so the loads and the unload) and init, which runs
+# `kexec -e`, on CPU 0; the canary scans on CPU 1
+tap_cmd "this suite and init pinned to CPU 0" sh -c "taskset -p -c 0 $$ && taskset -p -c 0 1"
 kexec -s -u 2>/dev/null || true
 kexec -u 2>/dev/null || true
 
@@ -48,7 +53,7 @@ tap_cmd "kexec -s -u: image A unloaded, its pages freed" kexec -s -u
 tap_is "nothing loaded" "$(loaded)" 0
 
 # the canary, at once: the pages A just gave back are the first handed out
-setsid taskset -c 1 kcall canary "$CANARY_MIB" >"$out/canary.out" 2>&1 </dev/null &
+setsid kcall canary "$CANARY_MIB" 0 1 >"$out/canary.out" 2>&1 </dev/null &
 echo $! >"$out/canary.pid"
 for _ in $(seq 100); do
 	grep -q '^armed ' "$out/canary.out" && break

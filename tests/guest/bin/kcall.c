@@ -39,15 +39,17 @@
  *   kcall exec PATH [ARG...]       execve(2) in a child; OK when execve
  *                                  succeeded (whatever the program's exit)
  *   kcall mmap_exec PATH           open(O_RDONLY) + mmap(PROT_READ|PROT_EXEC)
- *   kcall canary MIB               a canary over memory the kernel may free
+ *   kcall canary MIB [FILL SCAN]   a canary over memory the kernel may free
  *                                  and hand out again: MIB MiB of anonymous
  *                                  memory, every page tagged with its
- *                                  number; prints "armed ADDR PAGES" once
- *                                  filled, then checks the head of every
- *                                  page over and over, forever, and reports
- *                                  each page found changed (its first 32
- *                                  bytes) on stdout and /dev/kmsg, then
- *                                  tags it again
+ *                                  number, filled on CPU FILL (the pages a
+ *                                  CPU freed last are the first it hands
+ *                                  out); prints "armed ADDR PAGES" once
+ *                                  filled, moves to CPU SCAN, then checks
+ *                                  the head of every page over and over,
+ *                                  forever, and reports each page found
+ *                                  changed (its first 32 bytes) on stdout
+ *                                  and /dev/kmsg, then tags it again
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  *   kcall restart                  reboot(2) with RESTART, after sync
@@ -58,6 +60,7 @@
 #include <linux/kexec.h>
 #include <linux/reboot.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,7 +503,23 @@ static void canary_tag(unsigned char *page, unsigned long n)
 	snprintf((char *)page, CANARY_HEAD, "ima-stack canary page %08lx", n);
 }
 
-static int do_canary(const char *mib)
+/* pin the calling thread to CPU @cpu (a decimal string) */
+static int pin_to(const char *cpu)
+{
+	cpu_set_t set;
+	char *end;
+	long n = strtol(cpu, &end, 10);
+
+	if (*end || n < 0 || n >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(n, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int do_canary(const char *mib, const char *fill, const char *scan)
 {
 	unsigned char want[CANARY_HEAD];
 	unsigned long pages, n, pass;
@@ -513,6 +532,8 @@ static int do_canary(const char *mib)
 	if (*end || m <= 0 || m > 1024)
 		return 2;
 	pages = ((unsigned long)m << 20) / psz;
+	if (fill && pin_to(fill) < 0)
+		return report(-1);
 	mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (mem == MAP_FAILED)
@@ -520,6 +541,8 @@ static int do_canary(const char *mib)
 	memset(mem, 0x5a, pages * psz);
 	for (n = 0; n < pages; n++)
 		canary_tag(mem + n * psz, n);
+	if (scan && pin_to(scan) < 0)
+		return report(-1);
 	kmsg = open("/dev/kmsg", O_WRONLY);
 	printf("armed %p %lu\n", (void *)mem, pages);
 	fflush(stdout);
@@ -571,7 +594,8 @@ static int usage(void)
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
 		"       add_key TYPE DESC FILE KEYRING | read PATH | open_direct PATH |\n"
-		"       exec PATH [ARG...] | mmap_exec PATH | canary MIB | errname N |\n"
+		"       exec PATH [ARG...] | mmap_exec PATH | canary MIB [FILL SCAN] |\n"
+		"       errname N |\n"
 		"       poweroff | restart\n");
 	return 2;
 }
@@ -618,8 +642,9 @@ int main(int argc, char **argv)
 		return do_exec(argv + 2);
 	if (!strcmp(cmd, "mmap_exec") && argc == 3)
 		return do_mmap_exec(argv[2]);
-	if (!strcmp(cmd, "canary") && argc == 3)
-		return do_canary(argv[2]);
+	if (!strcmp(cmd, "canary") && (argc == 3 || argc == 5))
+		return do_canary(argv[2], argc == 5 ? argv[3] : NULL,
+				 argc == 5 ? argv[4] : NULL);
 	if (!strcmp(cmd, "errname") && argc == 3)
 		return do_errname(argv[2]);
 	if (!strcmp(cmd, "poweroff") && argc == 2) {
