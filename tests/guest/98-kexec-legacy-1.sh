@@ -10,13 +10,16 @@
 #
 # Under policies/kexec-legacy-policy (no kexec appraisal: kexec_load is
 # allowed) and without secure_boot rules: `kexec -s -l` our kernel (A),
-# `kexec -s -u`, then a canary (kcall canary: 32 MiB) takes memory at once,
-# on the CPU that freed A's pages (CPU 0, where this suite and init are
-# pinned: a CPU hands out the pages it freed last first), so that A's
-# pages are among its own rather than the next image's; then it moves to
-# CPU 1, checks the head of every page over and over and reports a
-# changed page on /dev/kmsg, which reaches the console (first made to
-# prove it sees a change: one byte written through /proc/PID/mem). Then
+# `kexec -s -u`, then a canary (kcall canary) takes memory at once: 32
+# pipes of 1 MiB (pipe buffers are unmovable pages, from the free lists the
+# kexec image's pages went back to) and 32 MiB of anonymous memory, on the
+# CPU that freed A's pages (CPU 0, where this suite and init are pinned: a
+# CPU hands out the pages it freed last first), so that A's pages are among
+# its own rather than the next image's; then it moves to CPU 1, checks the
+# head of every page over and over and reports a changed page on
+# /dev/kmsg, which reaches the console (its own tests: one byte written
+# through /proc/PID/mem into a memory page, one pipe page written wrong on
+# purpose, both reported). Then
 # `kexec -l` (legacy) loads the next stage's kernel, init executes it.
 # Should the stale write land in the next image's pages instead, its
 # purgatory finds their digest changed and the second kernel never
@@ -66,9 +69,9 @@ for _ in $(seq 100); do
 	grep -q '^armed ' "$out/canary.out" && break
 	sleep 0.1
 done
-read -r word addr pages <"$out/canary.out" || :
-if [ "${word:-}" = armed ] && [ "${pages:-0}" -gt 0 ]; then
-	tap_ok "canary armed: $pages pages"
+read -r word addr pages _ npipes <"$out/canary.out" || :
+if [ "${word:-}" = armed ] && [ "${pages:-0}" -gt 0 ] && [ "${npipes:-0}" -gt 0 ]; then
+	tap_ok "canary armed: $pages pages of memory, $npipes pipes of 256 pages"
 else
 	tap_bail "the canary did not arm: $(head -c 200 "$out/canary.out")"
 fi
@@ -80,12 +83,14 @@ for _ in $(seq 50); do
 done
 tap_cmd "the canary sees a change: a byte of its page 5 written through /proc/PID/mem is reported" \
 	grep -q '^changed page 5 ' "$out/canary.out"
-tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$out/canary.out")" 1
+tap_cmd "its pipe scan sees the page it wrote wrong (pipe 0, page 3)" \
+	grep -q '^changed pipe 0 page 3 ' "$out/canary.out"
+tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$out/canary.out")" 2
 
 # the legacy load: the image init executes
 tap_kexec_loads "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" \
 	-l "$K/bzImage" --append="$cmdline"
-tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$out/canary.out")" 1
+tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$out/canary.out")" 2
 kmark "kexec-legacy: canary running, executing the legacy image next"
 
 # init snapshots the list (stage1/) and executes the image once this

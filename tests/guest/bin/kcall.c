@@ -40,16 +40,18 @@
  *                                  succeeded (whatever the program's exit)
  *   kcall mmap_exec PATH           open(O_RDONLY) + mmap(PROT_READ|PROT_EXEC)
  *   kcall canary MIB [FILL SCAN]   a canary over memory the kernel may free
- *                                  and hand out again: MIB MiB of anonymous
- *                                  memory, every page tagged with its
- *                                  number, filled on CPU FILL (the pages a
- *                                  CPU freed last are the first it hands
- *                                  out); prints "armed ADDR PAGES" once
+ *                                  and hand out again: MIB pipes of 1 MiB
+ *                                  (unmovable pages) and MIB MiB of
+ *                                  anonymous memory, every page tagged,
+ *                                  filled on CPU FILL (the pages a CPU
+ *                                  freed last are the first it hands out);
+ *                                  prints "armed ADDR PAGES pipes N" once
  *                                  filled, moves to CPU SCAN, then checks
  *                                  the head of every page over and over,
  *                                  forever, and reports each page found
  *                                  changed (its first 32 bytes) on stdout
- *                                  and /dev/kmsg, then tags it again
+ *                                  and /dev/kmsg; page 3 of pipe 0 is
+ *                                  written wrong, the pipe scan's own test
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  *   kcall restart                  reboot(2) with RESTART, after sync
@@ -519,20 +521,76 @@ static int pin_to(const char *cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* the canary's pipes: one MiB each, 4 KiB writes, one page per buffer */
+#define CANARY_PIPE_SIZE (1 << 20)
+#define CANARY_PIPE_PAGES (CANARY_PIPE_SIZE / 4096)
+
+static void canary_pipe_tag(unsigned char *page, int pipe, int n)
+{
+	memset(page, 0xa5, 4096);
+	snprintf((char *)page, CANARY_HEAD, "ima-stack canary pipe %03d page %03d",
+		 pipe, n);
+}
+
+static void canary_report(int kmsg, const char *what, unsigned long pass,
+			  const unsigned char *p)
+{
+	char hex[2 * 32 + 1];
+	int i;
+
+	for (i = 0; i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", p[i]);
+	printf("changed %s pass %lu: %s\n", what, pass, hex);
+	fflush(stdout);
+	kmsg_line(kmsg, "ima-stack-canary: CHANGED %s pass %lu: %s\n", what,
+		  pass, hex);
+}
+
+/*
+ * Pipe buffers are pages the kernel allocates as unmovable, from the same
+ * free lists as most kernel allocations (a kexec image's pages among them);
+ * anonymous memory comes from the movable ones. Both are watched: pipes
+ * through tee(2) into a scratch pipe, which reads their pages without
+ * consuming them.
+ */
 static int do_canary(const char *mib, const char *fill, const char *scan)
 {
-	unsigned char want[CANARY_HEAD];
+	static unsigned char page[4096];
+	unsigned char want[CANARY_HEAD], head[CANARY_HEAD];
 	unsigned long pages, n, pass;
 	long psz = sysconf(_SC_PAGESIZE);
+	int (*pipes)[2], tmp[2], devnull, kmsg, i, k;
+	unsigned char *seen;
 	unsigned char *mem;
 	char *end;
-	int kmsg;
 	long m = strtol(mib, &end, 10);
 
-	if (*end || m <= 0 || m > 1024)
+	if (*end || m <= 0 || m > 512 || psz != 4096)
 		return 2;
 	pages = ((unsigned long)m << 20) / psz;
+	pipes = calloc(m, sizeof(*pipes));
+	seen = calloc(m, CANARY_PIPE_PAGES);
+	if (!pipes || !seen)
+		return report(-1);
 	if (fill && pin_to(fill) < 0)
+		return report(-1);
+	/* the pipes first: they take the pages this CPU freed last */
+	for (i = 0; i < m; i++) {
+		if (pipe(pipes[i]) < 0 ||
+		    fcntl(pipes[i][1], F_SETPIPE_SZ, CANARY_PIPE_SIZE) < CANARY_PIPE_SIZE)
+			return report(-1);
+		for (k = 0; k < CANARY_PIPE_PAGES; k++) {
+			/* the pipe scan's own test: page 3 of pipe 0 is wrong */
+			canary_pipe_tag(page, i, i == 0 && k == 3 ? 999 : k);
+			if (write(pipes[i][1], page, sizeof(page)) != sizeof(page))
+				return report(-1);
+		}
+	}
+	if (pipe(tmp) < 0 ||
+	    fcntl(tmp[1], F_SETPIPE_SZ, CANARY_PIPE_SIZE) < CANARY_PIPE_SIZE)
+		return report(-1);
+	devnull = open("/dev/null", O_WRONLY);
+	if (devnull < 0)
 		return report(-1);
 	mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -544,26 +602,40 @@ static int do_canary(const char *mib, const char *fill, const char *scan)
 	if (scan && pin_to(scan) < 0)
 		return report(-1);
 	kmsg = open("/dev/kmsg", O_WRONLY);
-	printf("armed %p %lu\n", (void *)mem, pages);
+	printf("armed %p %lu pipes %ld\n", (void *)mem, pages, m);
 	fflush(stdout);
-	kmsg_line(kmsg, "ima-stack-canary: armed, %lu pages at %p\n",
-		  pages, (void *)mem);
+	kmsg_line(kmsg, "ima-stack-canary: armed, %lu pages at %p, %ld pipes of %d pages\n",
+		  pages, (void *)mem, m, CANARY_PIPE_PAGES);
 	for (pass = 0;; pass++) {
 		for (n = 0; n < pages; n++) {
 			unsigned char *p = mem + n * psz;
-			char hex[2 * 32 + 1];
-			int i;
+			char what[32];
 
 			canary_tag(want, n);
 			if (!memcmp(p, want, CANARY_HEAD))
 				continue;
-			for (i = 0; i < 32; i++)
-				sprintf(hex + 2 * i, "%02x", p[i]);
-			printf("changed page %lu pass %lu: %s\n", n, pass, hex);
-			fflush(stdout);
-			kmsg_line(kmsg, "ima-stack-canary: CHANGED page %lu pass %lu: %s\n",
-				  n, pass, hex);
+			snprintf(what, sizeof(what), "page %lu", n);
+			canary_report(kmsg, what, pass, p);
 			canary_tag(p, n);
+		}
+		for (i = 0; i < m; i++) {
+			if (tee(pipes[i][0], tmp[1], CANARY_PIPE_SIZE, 0) != CANARY_PIPE_SIZE)
+				return report(-1);
+			for (k = 0; k < CANARY_PIPE_PAGES; k++) {
+				char what[32];
+
+				if (read(tmp[0], head, sizeof(head)) != sizeof(head) ||
+				    splice(tmp[0], NULL, devnull, NULL,
+					   4096 - sizeof(head), 0) != 4096 - sizeof(head))
+					return report(-1);
+				canary_pipe_tag(page, i, k);
+				if (!memcmp(head, page, sizeof(head)) ||
+				    seen[i * CANARY_PIPE_PAGES + k])
+					continue;
+				seen[i * CANARY_PIPE_PAGES + k] = 1;
+				snprintf(what, sizeof(what), "pipe %d page %d", i, k);
+				canary_report(kmsg, what, pass, head);
+			}
 		}
 	}
 	return 0;

@@ -5,7 +5,8 @@
 # replay to the TPM's PCR 10, which holds the first kernel's extends too).
 # From the files the guest sent and the boot's console:
 #  - the first kernel's console: the canary of 98-kexec-legacy-1 armed, its
-#    own test (one byte written through /proc/PID/mem) reported, and no
+#    own tests (a byte written through /proc/PID/mem, a pipe page written
+#    wrong) reported, and no
 #    other page of it changed up to the jump ("Starting new kernel"): the
 #    kernel wrote nothing into memory it had handed to the canary;
 #  - the first kernel's list, read just before kexec -e (stage1/): ima-audit
@@ -33,11 +34,11 @@ awk '{print} /kexec_core: Starting new kernel/ {exit}' "$console" >"$tmp/first"
 tap_cmd "the first kernel reached the jump (kexec_core: Starting new kernel)" \
 	grep -q 'kexec_core: Starting new kernel' "$tmp/first"
 pages=$(awk '$1 == "armed" {print $3; exit}' "$res/kexec/canary.out")
-tap_cmd "the canary armed on the console (${pages:-?} pages)" \
-	grep -q "ima-stack-canary: armed, ${pages:-x} pages" "$tmp/first"
-tap_is "its own test reported on the console: page 5 changed, once" \
-	"$(grep -c 'ima-stack-canary: CHANGED page 5 ' "$tmp/first" || true)" 1
-other=$(grep 'ima-stack-canary: CHANGED' "$tmp/first" | grep -v 'CHANGED page 5 ' || true)
+tap_cmd "the canary armed on the console (${pages:-?} pages of memory, and its pipes)" \
+	grep -q "ima-stack-canary: armed, ${pages:-x} pages at .*, [0-9]* pipes" "$tmp/first"
+tap_is "its own tests reported on the console, once each: memory page 5, pipe 0 page 3" \
+	"$(grep -c 'ima-stack-canary: CHANGED page 5 ' "$tmp/first" || true) $(grep -c 'ima-stack-canary: CHANGED pipe 0 page 3 ' "$tmp/first" || true)" "1 1"
+other=$(grep 'ima-stack-canary: CHANGED' "$tmp/first" | grep -v -e 'CHANGED page 5 ' -e 'CHANGED pipe 0 page 3 ' || true)
 if [ -z "$other" ]; then
 	tap_ok "no other page of the canary changed up to the jump: nothing was written into memory the kernel had handed out"
 else
