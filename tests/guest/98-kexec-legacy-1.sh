@@ -21,9 +21,10 @@
 # through /proc/PID/mem into a memory page, one pipe page written wrong on
 # purpose, both reported). Then
 # `kexec -l` (legacy) loads the next stage's kernel, init executes it.
-# Should the stale write land in the next image's pages instead, its
-# purgatory finds their digest changed and the second kernel never
-# starts: the boot fails (a failure too). With ima_stack.kexec_legacy=
+# Should the stale write land in the next image's pages instead (made
+# large for that: a 64 MiB initrd), its purgatory finds their digest
+# changed, says so on the serial console, and the second kernel never
+# starts: the boot fails, a failure too. With ima_stack.kexec_legacy=
 # control on the command line (a row of its own, to tell that from a
 # legacy kexec that fails by itself), the file load and unload are left
 # out and nothing else changes. The host check of this boot
@@ -88,8 +89,14 @@ tap_cmd "its pipe scan sees the page it wrote wrong (pipe 0, page 3)" \
 tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$out/canary.out")" 2
 
 # the legacy load: the image init executes
+# the legacy image is large (a 64 MiB initrd of random bytes, which the
+# next kernel fails to unpack and ignores), so that pages freed with A
+# that the canary did not take are likely among its own; its purgatory
+# prints on the serial console when a segment's digest no longer matches
+head -c $((64 << 20)) /dev/urandom >/tmp/kexec-legacy-initrd
 tap_kexec_loads "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" \
-	-l "$K/bzImage" --append="$cmdline"
+	-l "$K/bzImage" --initrd=/tmp/kexec-legacy-initrd --append="$cmdline" \
+	--console-serial --serial=0x3f8 --serial-baud=115200
 tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$out/canary.out")" 2
 kmark "kexec-legacy: canary running, executing the legacy image next"
 
