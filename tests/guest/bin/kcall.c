@@ -525,10 +525,10 @@ static int pin_to(const char *cpu)
 #define CANARY_PIPE_SIZE (1 << 20)
 #define CANARY_PIPE_PAGES (CANARY_PIPE_SIZE / 4096)
 
-static void canary_pipe_tag(unsigned char *page, int pipe, int n)
+static void canary_pipe_head(unsigned char *head, int pipe, int n)
 {
-	memset(page, 0xa5, 4096);
-	snprintf((char *)page, CANARY_HEAD, "ima-stack canary pipe %03d page %03d",
+	memset(head, 0xa5, CANARY_HEAD);
+	snprintf((char *)head, CANARY_HEAD, "ima-stack canary pipe %03d page %03d",
 		 pipe, n);
 }
 
@@ -549,18 +549,17 @@ static void canary_report(int kmsg, const char *what, unsigned long pass,
 /*
  * Pipe buffers are pages the kernel allocates as unmovable, from the same
  * free lists as most kernel allocations (a kexec image's pages among them);
- * anonymous memory comes from the movable ones. Both are watched: pipes
- * through tee(2) into a scratch pipe, which reads their pages without
- * consuming them.
+ * anonymous memory comes from the movable ones. Both are watched, pipes
+ * first: through tee(2) into a scratch pipe, which reads their pages
+ * without consuming them.
  */
 static int do_canary(const char *mib, const char *fill, const char *scan)
 {
-	static unsigned char page[4096];
-	unsigned char want[CANARY_HEAD], head[CANARY_HEAD];
+	static unsigned char page[4096], pbuf[CANARY_PIPE_SIZE];
 	unsigned long pages, n, pass;
 	long psz = sysconf(_SC_PAGESIZE);
-	int (*pipes)[2], tmp[2], devnull, kmsg, i, k;
-	unsigned char *seen;
+	int (*pipes)[2], tmp[2], kmsg, i, k;
+	unsigned char *seen, *heads, *mheads;
 	unsigned char *mem;
 	char *end;
 	long m = strtol(mib, &end, 10);
@@ -570,8 +569,17 @@ static int do_canary(const char *mib, const char *fill, const char *scan)
 	pages = ((unsigned long)m << 20) / psz;
 	pipes = calloc(m, sizeof(*pipes));
 	seen = calloc(m, CANARY_PIPE_PAGES);
-	if (!pipes || !seen)
+	/* every page's expected head, made once: a pass only compares */
+	heads = calloc(m * CANARY_PIPE_PAGES, CANARY_HEAD);
+	mheads = calloc(pages, CANARY_HEAD);
+	if (!pipes || !seen || !heads || !mheads)
 		return report(-1);
+	for (i = 0; i < m; i++)
+		for (k = 0; k < CANARY_PIPE_PAGES; k++)
+			canary_pipe_head(heads + (i * CANARY_PIPE_PAGES + k) * CANARY_HEAD,
+					 i, k);
+	for (n = 0; n < pages; n++)
+		canary_tag(mheads + n * CANARY_HEAD, n);
 	if (fill && pin_to(fill) < 0)
 		return report(-1);
 	/* the pipes first: they take the pages this CPU freed last */
@@ -581,16 +589,14 @@ static int do_canary(const char *mib, const char *fill, const char *scan)
 			return report(-1);
 		for (k = 0; k < CANARY_PIPE_PAGES; k++) {
 			/* the pipe scan's own test: page 3 of pipe 0 is wrong */
-			canary_pipe_tag(page, i, i == 0 && k == 3 ? 999 : k);
+			memset(page, 0xa5, sizeof(page));
+			canary_pipe_head(page, i, i == 0 && k == 3 ? 999 : k);
 			if (write(pipes[i][1], page, sizeof(page)) != sizeof(page))
 				return report(-1);
 		}
 	}
 	if (pipe(tmp) < 0 ||
 	    fcntl(tmp[1], F_SETPIPE_SZ, CANARY_PIPE_SIZE) < CANARY_PIPE_SIZE)
-		return report(-1);
-	devnull = open("/dev/null", O_WRONLY);
-	if (devnull < 0)
 		return report(-1);
 	mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -607,35 +613,40 @@ static int do_canary(const char *mib, const char *fill, const char *scan)
 	kmsg_line(kmsg, "ima-stack-canary: armed, %lu pages at %p, %ld pipes of %d pages\n",
 		  pages, (void *)mem, m, CANARY_PIPE_PAGES);
 	for (pass = 0;; pass++) {
-		for (n = 0; n < pages; n++) {
-			unsigned char *p = mem + n * psz;
-			char what[32];
-
-			canary_tag(want, n);
-			if (!memcmp(p, want, CANARY_HEAD))
-				continue;
-			snprintf(what, sizeof(what), "page %lu", n);
-			canary_report(kmsg, what, pass, p);
-			canary_tag(p, n);
-		}
 		for (i = 0; i < m; i++) {
+			ssize_t got = 0, r;
+
 			if (tee(pipes[i][0], tmp[1], CANARY_PIPE_SIZE, 0) != CANARY_PIPE_SIZE)
 				return report(-1);
+			/* one copy of the whole pipe: faster than a call a page */
+			while (got < CANARY_PIPE_SIZE) {
+				r = read(tmp[0], pbuf + got, CANARY_PIPE_SIZE - got);
+				if (r <= 0)
+					return report(-1);
+				got += r;
+			}
 			for (k = 0; k < CANARY_PIPE_PAGES; k++) {
+				unsigned char *h = pbuf + k * 4096;
 				char what[32];
 
-				if (read(tmp[0], head, sizeof(head)) != sizeof(head) ||
-				    splice(tmp[0], NULL, devnull, NULL,
-					   4096 - sizeof(head), 0) != 4096 - sizeof(head))
-					return report(-1);
-				canary_pipe_tag(page, i, k);
-				if (!memcmp(head, page, sizeof(head)) ||
+				if (!memcmp(h, heads + (i * CANARY_PIPE_PAGES + k) *
+					    CANARY_HEAD, CANARY_HEAD) ||
 				    seen[i * CANARY_PIPE_PAGES + k])
 					continue;
 				seen[i * CANARY_PIPE_PAGES + k] = 1;
 				snprintf(what, sizeof(what), "pipe %d page %d", i, k);
-				canary_report(kmsg, what, pass, head);
+				canary_report(kmsg, what, pass, h);
 			}
+		}
+		for (n = 0; n < pages; n++) {
+			unsigned char *p = mem + n * psz;
+			char what[32];
+
+			if (!memcmp(p, mheads + n * CANARY_HEAD, CANARY_HEAD))
+				continue;
+			snprintf(what, sizeof(what), "page %lu", n);
+			canary_report(kmsg, what, pass, p);
+			canary_tag(p, n);
 		}
 	}
 	return 0;
