@@ -25,9 +25,10 @@
 #                             fragment is loaded as it is (/etc/ima/FILE);
 #                             otherwise the sign stage joins them, in
 #                             order, into /etc/ima/NAME-policy
-#   policy-drop = RULE        that joined policy without the one rule line
-#                             that starts with the words RULE (it must
-#                             hold exactly one); needs `policy`
+#   policy-drop = RULE[; RULE...]  that joined policy without the rule
+#                             line that starts with the words RULE, for
+#                             each RULE (it must hold exactly one of
+#                             each); needs `policy`
 #   nonce = yes|no            a fresh nonce: the guest quotes with it
 #                             (90-attest), boot.sh enrolls the TPM, and
 #                             scripts/attest.sh checks the quote after the
@@ -158,13 +159,17 @@ boot_policy_compose() {
 	out=$1$pol
 	for p in $B_POLICY; do cat "$TOP/policies/$p"; done >"$out.all"
 	if [ -n "$B_POLICY_DROP" ]; then
-		n=$(awk -v r="$B_POLICY_DROP" '$0 == r || index($0, r " ") == 1' "$out.all" | wc -l)
-		[ "$n" = 1 ] || die "boot $B_NAME: policy-drop '$B_POLICY_DROP' matches $n rules of its policy ($B_POLICY), not one: fix $BOOTS_DIR/$B_NAME.boot"
-		awk -v r="$B_POLICY_DROP" '!($0 == r || index($0, r " ") == 1)' "$out.all" >"$out"
-		rm -f "$out.all"
-	else
-		mv "$out.all" "$out"
+		local rules r
+		IFS=';' read -ra rules <<<"$B_POLICY_DROP"
+		for r in "${rules[@]}"; do
+			r=$(sed 's/^[[:space:]]*//; s/[[:space:]]*$//' <<<"$r")
+			n=$(awk -v r="$r" '$0 == r || index($0, r " ") == 1' "$out.all" | wc -l)
+			[ "$n" = 1 ] || die "boot $B_NAME: policy-drop '$r' matches $n rules of its policy ($B_POLICY), not one: fix $BOOTS_DIR/$B_NAME.boot"
+			awk -v r="$r" '!($0 == r || index($0, r " ") == 1)' "$out.all" >"$out"
+			mv "$out" "$out.all"
+		done
 	fi
+	mv "$out.all" "$out"
 }
 
 # boot_applies TREE: true when boot_read's boot applies to kernel tree TREE

@@ -96,8 +96,11 @@ tap_is "kselftests' policy: ima-policy without its one FIRMWARE_CHECK appraise r
 tap_is "kexec-busy's policy: kexec-cut.rules, then ima-policy" \
 	"$(sha256sum <"$root/etc/ima/kexec-busy-policy")" \
 	"$(cat "$TOP/policies/kexec-cut.rules" "$TOP/policies/ima-policy" | sha256sum)"
+tap_is "kexec-legacy's policy: ima-policy without its two kexec appraise rules (a policy-drop of two)" \
+	"$(diff "$TOP/policies/ima-policy" "$root/etc/ima/kexec-legacy-policy" | grep '^[<>]')" \
+	"$(grep -E '^appraise func=KEXEC_(KERNEL|INITRAMFS)_CHECK ' "$TOP/policies/ima-policy" | sed 's/^/< /')"
 tap_is "only the boots that join a policy write one" "$(ls "$root/etc/ima" | paste -sd' ')" \
-	"appraise-all-policy kexec-busy-policy kexec-cut-policy kselftests-policy"
+	"appraise-all-policy kexec-busy-policy kexec-cut-policy kexec-legacy-policy kselftests-policy"
 # a drop that matches no rule, or two, stops the sign stage
 printf 'suites = 10-*\npolicy = ima-policy ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK\n' >"$bad/drop2.boot"
 printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=NO_SUCH_CHECK\n' >"$bad/drop0.boot"
@@ -131,7 +134,7 @@ STUB
 	chmod +x "$fake/$1"
 }
 for s in scripts/boot-ran.sh scripts/audit.sh scripts/attest.sh scripts/attest-poll.sh \
-	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh tests/host/boot/kexec-busy.sh \
+	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh tests/host/boot/kexec-busy.sh tests/host/boot/kexec-legacy.sh \
 	tests/host/boot/new-check.sh; do
 	stub "$s"
 done
