@@ -23,12 +23,7 @@ D=/tmp/busy
 OWNER=4250
 mkdir -p "$out" "$D"
 
-[ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
-	tap_bail "the boot names no suite after this one: nothing would run after the kexec"
-cmdline=$(kexec_next_cmdline)
-echo "$cmdline" >"$out/next-cmdline"
-tap_is "the kexec-busy policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
-	/etc/ima/kexec-busy-policy:OK
+kexec_stage1_start kexec-busy
 tap_cmd "the worker's console lines are not rate-limited (printk.devkmsg=on)" grep -qw 'printk.devkmsg=on' /proc/cmdline
 
 # a file like the worker's is one new entry

@@ -212,6 +212,19 @@ kexec_records() {
 # kexec_field TEXT NAME: the number NAME= in an ima_kexec record's text
 kexec_field() { sed -n "s/.*\\b$2=\\([0-9]*\\);.*/\\1/p" <<<"$1"; }
 
+# kexec_stage1_start BOOT: what every kexec boot's first stage checks
+# first: a suite remains to run in the next kernel, whose command line goes
+# into $cmdline and $out/next-cmdline, and BOOT's own policy
+# (/etc/ima/BOOT-policy) is the one init loaded
+kexec_stage1_start() {
+	[ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
+		tap_bail "the boot names no suite after this one: nothing would run after the kexec"
+	cmdline=$(kexec_next_cmdline)
+	echo "$cmdline" >"$out/next-cmdline"
+	tap_is "the $1 policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
+		"/etc/ima/$1-policy:OK"
+}
+
 # kexec_next_cmdline: the command line for the next stage, this one with
 # ima_stack.tests= the boot's remaining globs (IMA_STACK_NEXT_TESTS,
 # set by init) and ima_stack.stage= one more (the caller checks first that
