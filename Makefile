@@ -5,10 +5,12 @@
 #   make demo       build, boot the guest, print a readable report
 #   make attest     poll a running guest (also the attest/poll suite of make check)
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
+#   make lint       shellcheck on every script, the C warning flags (in make check)
 #   make shell      the same guest with a root shell on the console
 #   make check-pristine  the same guest tests on a kernel without the series
 #   make check-6.12  the read-cache boot on unpatched linux-source-6.12 (patch 0003)
 #   make redgreen   rewrite the series' red/green table from those two runs
+#   make measurements  a dated row per run of make check in docs/measurements.md
 #   make bench-kernel / bench-appraise   figures: loader vs sha256sum; appraise-all cost
 #   make clean      drop build/ (caches stay); make distclean drops caches too
 # V=1 prints the commands. Stages are scripts/*.sh; each re-runs only when
@@ -19,8 +21,8 @@ export V ?= 0
 S := scripts
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo attest check \
-	shell check-pristine check-6.12 redgreen series-check bench-kernel bench-appraise clean \
-	distclean
+	lint shell check-pristine check-6.12 redgreen measurements series-check bench-kernel \
+	bench-appraise clean distclean
 
 all: image
 
@@ -56,6 +58,11 @@ attest: image
 check: deps
 	@$(S)/check.sh
 
+# shellcheck at severity warning on every shell script, every C file with
+# the builds' warning flags; TAP (make check runs it as host/lint)
+lint: deps
+	@$(S)/lint.sh
+
 shell: image
 	@KCMDLINE_EXTRA="$${IMA_STACK_POLICY:+ima_stack.policy=/etc/ima/user-policy}" $(S)/boot.sh shell
 
@@ -78,6 +85,11 @@ check-6.12: deps
 # last `make check` and `make check-pristine` (rows: kernel-patches/evidence)
 redgreen:
 	@$(S)/redgreen.sh --write
+
+# a dated row in docs/measurements.md for each run of make check in build/
+# (its own meta and times files), never typed
+measurements:
+	@$(S)/measurements.sh --write
 
 # checkpatch --strict on every patch, and a build after every prefix of the
 # series; for developers (slow: one kernel build per patch, with ccache)

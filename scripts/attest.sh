@@ -46,13 +46,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The AK every quote is checked with: the one the host enrolled, when the
-# enrollment passed; otherwise nothing the guest signed can be trusted.
+# enrollment is trusted; otherwise nothing the guest signed can be trusted.
+# Whether it is, is ima-attest's one rule (ima-attest enrolled: the record
+# read field by field, the AK files checked against what it names), the
+# same verify and poll apply.
 enrolled_ak=$v/ak.pem
 enrolled=0
-if [ -s "$v/verdict" ] && [ -s "$enrolled_ak" ] &&
-	[ "$(grep -c '^PASS ' "$v/verdict")" = 2 ] && ! grep -q '^FAIL' "$v/verdict"; then
-	enrolled=1
-fi
+erc=0
+enrolled_out=$("$ima_attest" enrolled --enrolled "$v" 2>&1) || erc=$?
+[ "$erc" = 0 ] && enrolled=1
+# proof STEP: what the record says of tpm-identity or ak-binding
+proof() { sed -n "s/^$1: \([a-z ]*[a-z]\).*/\1/p" <<<"$enrolled_out" | head -n 1; }
 
 # audit DIR [OPTIONS...]: ima-audit on the attestation files in DIR (files
 # missing there come from the guest's), with the enrolled AK unless DIR has
@@ -110,14 +114,17 @@ tamper() {
 }
 
 # --- 1. the TPM's identity and the AK's binding (the host verifier's record)
-if [ -s "$v/verdict" ]; then
+if [ "$erc" != 3 ]; then
 	tap_is "TPM identity: the EK certificate (NV 0x01c00002) chains to the manufacturer CA, certifies an EK and is the EK's key (host verifier)" \
-		"$(grep -m1 -o '^[A-Z]* TPM identity' "$v/verdict")" "PASS TPM identity"
+		"$(proof tpm-identity)" proven
 	tap_is "AK binding: restricted TPM signing key, name recomputed, credential activated by that EK's TPM (host verifier)" \
-		"$(grep -m1 -o '^[A-Z]* AK binding' "$v/verdict")" "PASS AK binding"
-	grep '^reason: ' "$v/verdict" | sed 's/^/# /' || true
+		"$(proof ak-binding)" proven
+	tap_is "the enrollment record checks field by field (ima-attest enrolled: the AK files are the AK it names)" \
+		"$erc" 0
+	grep -E '^(recorded )?reason: ' <<<"$enrolled_out" | sed 's/^/# /' || true
 else
-	tap_fail "TPM identity and AK binding" "no enrollment record in $v (the host verifier did not run: boot with IMA_STACK_ATTEST=1)"
+	tap_fail "TPM identity and AK binding" "no enrollment record in $v (the host verifier did not run: boot with IMA_STACK_ATTEST=1):" \
+		"$enrolled_out"
 fi
 tap_cmd "the EK certificate verifies with openssl against the manufacturer CA (cross-check)" \
 	openssl verify -CAfile "$tpmca" -untrusted "$tpmchain" <(openssl x509 -inform der -in "$v/ek-cert.der")
@@ -234,15 +241,18 @@ cp "$d/attacker.pem" "$d/ak.pem"
 verify "$d"
 expect "the same forgery, the guest handing over the attacker's key as the AK: refused (only the enrolled AK counts)" \
 	1 'quote: .*does not verify with the AK public key'
-#     (c') and without an enrollment that passed, no quote counts at all
+#     (c') and without a trusted enrollment, no quote counts at all: a
+#     verdict written by hand (the two PASS lines of the format before
+#     enrollment records) beside the forger's key is no record
 cp -r "$d" "$tmp/forged-refused"
 d=$tmp/forged-refused
-rm -rf "$d/verifier" && mkdir "$d/verifier"
-printf 'PASS TPM identity: ...\nFAIL AK binding\nreason: activation failed\n' >"$d/verifier/verdict"
+rm -rf "$d/verifier" && mkdir -m 0700 "$d/verifier"
+printf 'PASS TPM identity: ...\nPASS AK binding: ...\n' >"$d/verifier/verdict"
 cp "$d/attacker.pem" "$d/verifier/ak.pem"
 verify "$d"
-expect "the forger's key recorded by a refused enrollment: no quote is trusted" \
-	1 'no AK enrolled in .* \(enrollment refused or not run\)'
+expect "the forger's key beside a hand-written PASS verdict: no AK enrolled, no quote is trusted" \
+	1 'no AK enrolled in .* \(enrollment refused or not run'
+
 nonce=$nonce_real
 #     (c) The genuine quote, checked against another TPM's AK
 d=$(case_dir other-ak)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench-appraise: what appraising everything costs. Boot-to-results
-# time of the same guest suites (the main boot's, without 90-attest) under the measure-only
-# boot policy (policies/ima-policy) and under policies/appraise-all, in
+# time of the same guest suites (the main boot's, without 90-attest) under
+# the measure-only boot policy (policies/ima-policy) and under the
+# appraise-all boot's policy (tests/boots/appraise-all.boot), in
 # alternating boots, and the time the sign stage takes to sign the whole
 # guest tree. Figures, not a test.
 # Inputs:  the patched kernel, image, rootfs tarball and keys (make builds
@@ -9,14 +10,19 @@
 # Outputs: medians and their ratio on stdout; per-boot figures in
 #          build/<variant>/bench-appraise/times.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 
 variant=${KVARIANT:-patched}
 n=${BENCH_BOOTS:-3}
 out=$BUILD/$variant/bench-appraise
 rm -rf "$out" && mkdir -p "$out"
-# the main boot's suites (tests/guest/boots) without the quote
-row=$(boot_row main)
-suites=$(tr ',' '\n' <<<"${row%%|*}" | grep -v '^90-' | paste -sd,)
+# the main boot's suites without the quote, and the appraise-all boot's
+# policy
+boot_read main
+suites=$(tr ',' '\n' <<<"$B_SUITES" | grep -v '^90-' | paste -sd,)
+boot_read appraise-all
+all_policy=$(boot_policy_path)
+[ -n "$all_policy" ] || die "tests/boots/appraise-all.boot names no policy"
 
 # 1. the sign stage from scratch, in a scratch build directory (the real
 #    signed tree is left alone)
@@ -37,14 +43,14 @@ rm -rf "$scratch"
 for i in $(seq "$n"); do
 	for pol in measure appraise-all; do
 		extra=
-		[ "$pol" = measure ] || extra=ima_stack.policy=/etc/ima/appraise-all
+		[ "$pol" = measure ] || extra=ima_stack.policy=$all_policy
 		log "boot $i/$n under $pol"
 		t0=$(date +%s.%N)
 		IMA_STACK_TESTS=$suites KCMDLINE_EXTRA=$extra \
 			"$TOP/scripts/boot.sh" check "bench-$pol-$i" 2>>"$out/boots.log" ||
 			die "boot $i under $pol failed: see $out/boots.log"
 		s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
-		rdir=$BUILD/$variant/results/bench-$pol-$i
+		rdir=$(results_dir "$(variant_dir "$variant")" "bench-$pol-$i")
 		# a boot whose suites failed measures something else: refuse it
 		if cat "$rdir"/tap/*.tap | grep '^not ok\|^Bail' | grep -qv '# TODO'; then
 			die "boot $i under $pol had failing checks: see $rdir/tap"

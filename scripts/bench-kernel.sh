@@ -15,7 +15,7 @@ log "one boot, $rounds rounds of: loader+IMA, sha256sum, dd"
 IMA_STACK_TESTS=bench-loader \
 	KCMDLINE_EXTRA="ima_stack.policy=/etc/ima/loader-only-policy ima_stack.bench_rounds=$rounds" \
 	"$TOP/scripts/boot.sh" check bench
-tap=$BUILD/$variant/results/bench/tap/bench-loader.tap
+tap=$(results_dir "$(variant_dir "$variant")" bench)/tap/bench-loader.tap
 if grep -q '^not ok\|^Bail' "$tap"; then
 	cat "$tap" >&2
 	die "the benchmark run failed (TAP above)"

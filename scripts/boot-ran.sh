@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Did a guest boot run what its row of the boot table names? Prints TAP.
+# Did a guest boot run the suites its boot file names? Prints TAP.
 # Usage:   boot-ran.sh RESULTS_DIR GLOBS
-# Inputs:  GLOBS as in tests/guest/boots; RESULTS_DIR/{suites,
+# Inputs:  GLOBS, a boot's suites (tests/boots/NAME.boot); RESULTS_DIR/{suites,
 #          unmatched-globs,tap/*.tap} from the guest's init.
 # Checks:  every glob matches at least one suite in tests/guest (on the
 #          host); the guest ran exactly those suites, each with a TAP file
-#          and an exit status. A typo in the table, a renamed suite or a
+#          and an exit status. A typo in a boot file, a renamed suite or a
 #          suite the guest skipped is a failure, never a silent pass.
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
@@ -27,15 +27,16 @@ for g in "${gl[@]}"; do
 	if [ "$n" -gt 0 ]; then
 		tap_ok "glob '$g' names $n suite(s)"
 	else
-		tap_fail "glob '$g' names a suite" "no $GUEST_TESTS/$g.sh: fix tests/guest/boots or CHECK_BOOTS"
+		tap_fail "glob '$g' names a suite" "no $GUEST_TESTS/$g.sh: fix the boot's suites (tests/boots/NAME.boot) or CHECK_BOOTS"
 	fi
 done
 if [ -s "$rdir/unmatched-globs" ]; then
 	tap_fail "the guest matched every glob" "unmatched in the guest: $(paste -sd' ' "$rdir/unmatched-globs")"
 fi
 sorted() { printf '%s\n' "$@" | LC_ALL=C sort -u | sed '/^$/d'; }
-got=$(sorted $(cat "$rdir/suites" 2>/dev/null || true))
-tap_is "the guest ran exactly the suites the table names" \
+mapfile -t ran < <(cat "$rdir/suites" 2>/dev/null || true)
+got=$(sorted "${ran[@]}")
+tap_is "the guest ran exactly the suites the boot names" \
 	"$(paste -sd' ' <<<"$got")" "$(sorted "${want[@]}" | paste -sd' ')"
 missing=()
 for n in "${want[@]}"; do

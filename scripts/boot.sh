@@ -29,13 +29,13 @@ mode=${1:-check}
 run_name=${2:-$mode}
 variant=${KVARIANT:-patched}
 kdir=$CACHE/kernel/$variant
-vdir=$BUILD/$variant
+vdir=$(variant_dir "$variant")
 img=$vdir/rootfs$IMAGE_TAG.img
 timeout_s=${BOOT_TIMEOUT:-900}
 [ -f "$kdir/out/bzImage" ] || die "no $variant kernel: run \`make kernel\` first"
 [ -f "$img" ] || die "no $variant image: run \`make image\` first"
 
-rdir=$vdir/results/$run_name
+rdir=$(results_dir "$vdir" "$run_name")
 work=$vdir/run/$run_name
 console=$LOGS/console-$variant-$run_name.log
 rm -rf "$rdir" "$work"
@@ -89,6 +89,7 @@ cmdline+=" ima_stack.mode=$mode ima_stack.tests=${IMA_STACK_TESTS:-*}"
 [ "$attest" = 1 ] && cmdline+=" ima_stack.attest=1"
 [ -n "${KCMDLINE_EXTRA:-}" ] && cmdline+=" $KCMDLINE_EXTRA"
 
+# shellcheck disable=SC2054 # the commas are QEMU option syntax
 qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp 2 -m 1536
 	-nographic -monitor none
 	-kernel "$kdir/out/bzImage" -append "$cmdline"

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # make check: host tests, the guest suite, and the host audit of the guest's
 # results; one TAP stream per suite, then the closing "N passed, M failed".
 # First runs the build stages (each a no-op when up to date; CHECK_BUILD=0
 # skips them) and prints every stage's and suite's time at the end.
 # Inputs: the sources of every stage, KVARIANT,
-#         CHECK_SUITES (default: host guest), CHECK_BOOTS (the guest boots,
-#         default tests/guest/boots), CHECK_RUN (name of the run, default
-#         check).
-# Every guest boot's list is audited on the host (scripts/audit.sh).
+#         CHECK_SUITES (default: host guest), CHECK_BOOTS (the guest boots:
+#         names of tests/boots/NAME.boot or ad-hoc NAME|GLOBS|EXTRA rows;
+#         default every boot file), CHECK_RUN (name of the run, default
+#         check), CHECK_JOBS (boots at a time, default 2).
+# Each boot is one file (scripts/boots.sh says what it may hold): this
+# script runs every one the same way, then the host checks it names.
 # Skips are counted apart from passes; a suite that crashes or reports no
 # plan counts as a failure.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 
 variant=${KVARIANT:-patched}
+vdir=$(variant_dir "$variant")
 run_name=${CHECK_RUN:-check}
 suites=${CHECK_SUITES:-host guest}
-sumdir=$BUILD/$variant/check-$run_name
+sumdir=$(check_dir "$vdir" "$run_name")
 rm -rf "$sumdir" && mkdir -p "$sumdir"
 
 pass=0 fail=0 skip=0 todo=0
@@ -67,7 +72,7 @@ run_suite() {
 show_suite() {
 	local name=$1 f rc secs
 	f=$(sfile "$name")
-	read -r rc secs 2>/dev/null <"$f.rc" || rc=99 secs=?
+	read -r rc secs 2>/dev/null <"$f.rc" || rc=99 secs='?'
 	[ -f "$f.tap" ] || : >"$f.tap"
 	times+=("$name ${secs}s")
 	echo "# --- $name"
@@ -89,19 +94,66 @@ for s in $suites; do
 	case $s in host | guest) ;; *) die "unknown suite $s" ;; esac
 done
 
-# 2. the boot pool: the guest boots (tests/guest/boots; CHECK_BOOTS
-#    overrides, same format) run CHECK_JOBS at a time (default 2: each TCG
-#    guest keeps about one core busy), and last the polling verifier's own
-#    boot (make attest; a CHECK_BOOTS selection leaves it out). The pool
-#    starts before the host suites and gives up one of its slots while they
-#    run: they mostly run one process at a time, beside one boot. Each boot's
-#    messages are kept whole in boot-NAME.err; its host checks run in its
-#    slot as soon as it ends; all are reported in table order once the pool
-#    is done.
-rows=()
+# 2. the boot pool: the guest boots (tests/boots/*.boot, in the order of
+#    their names; CHECK_BOOTS selects some, see plan_boots) run CHECK_JOBS
+#    at a time (default 2: each TCG guest keeps about one core busy). The
+#    pool starts before the host suites and gives up one of its slots while
+#    they run: they mostly run one process at a time, beside one boot. Each
+#    boot's messages are kept whole in boot-NAME.err; its host checks run in
+#    its slot as soon as it ends; all are reported in the order of the run
+#    once the pool is done.
+# The run's boots: their names in order (boots) and what each needs, by
+# name. plan_boot NAME [SUITES CMDLINE]: the boot file NAME, or an ad-hoc
+# row (suites and command line given): with the name of a boot file it
+# keeps that file's nonce, audit and host checks and its policy unless the
+# row's command line names one; with another name it has none of them and
+# is audited.
+boots=()
+declare -A p_suites p_kcmd p_nonce p_audit p_checks p_driver p_skip
+plan_boot() {
+	local n=$1 tree
+	[ -z "${p_suites[$n]+x}" ] || die "boot $n is named twice in this run"
+	if [ $# = 1 ] || [ -f "$BOOTS_DIR/$n.boot" ]; then
+		boot_read "$n"
+	else
+		case $n in "" | *[!A-Za-z0-9_.-]* | -*) die "CHECK_BOOTS row '$n|$2|$3': name the boot with letters, digits, '.', '_' and '-'" ;; esac
+		B_NAME=$n B_POLICY='' B_POLICY_DROP='' B_NONCE=no B_AUDIT=yes B_CHECKS='' B_TREES='' B_DRIVER=''
+	fi
+	if [ $# = 3 ]; then
+		[ -z "$B_DRIVER" ] || die "CHECK_BOOTS row '$n|$2|$3': boot $n makes its own boot; give its name alone"
+		[ -n "$2" ] || die "CHECK_BOOTS row '$n||$3': no suites"
+		B_SUITES=$2 B_CMDLINE=$3
+		case " $3 " in *" ima_stack.policy="*) B_POLICY='' ;; esac
+	fi
+	boots+=("$n")
+	p_suites[$n]=$B_SUITES p_kcmd[$n]=$(boot_kcmdline) p_nonce[$n]=$B_NONCE p_audit[$n]=$B_AUDIT
+	p_checks[$n]=$B_CHECKS p_driver[$n]=$B_DRIVER p_skip[$n]=
+	tree=$(kernel_tree)
+	boot_applies "$tree" || p_skip[$n]="for kernel trees $B_TREES, this is $tree"
+	return 0
+}
+# plan_boots: every boot file, or CHECK_BOOTS: lines, each an ad-hoc row
+# NAME|GLOBS|EXTRA or boot names (blanks or commas between them)
+plan_boots() {
+	local line n g e names
+	if [ -z "${CHECK_BOOTS:-}" ]; then
+		while read -r n; do plan_boot "$n"; done < <(boot_names)
+		[ ${#boots[@]} -gt 0 ] || die "no boot files in $BOOTS_DIR"
+		return 0
+	fi
+	while IFS= read -r line; do
+		case $line in
+		*"|"*)
+			IFS='|' read -r n g e <<<"$line"
+			plan_boot "$n" "$g" "$e" ;;
+		*)
+			read -ra names <<<"${line//,/ }"
+			for n in "${names[@]}"; do plan_boot "$n"; done ;;
+		esac
+	done <<<"$CHECK_BOOTS"
+}
 if want guest; then
-	mapfile -t rows < <(if [ -n "${CHECK_BOOTS:-}" ]; then echo "$CHECK_BOOTS"; else
-		sed -e '/^#/d' -e '/^$/d' "$TOP/tests/guest/boots"; fi)
+	plan_boots
 	# the host tools the boots and their checks run, built once here: two
 	# makes in one directory at once would race (their own calls are then
 	# no-ops; a failure here is theirs to report)
@@ -123,19 +175,15 @@ pool_wait() {
 		sleep 1
 	done
 }
-# boot_checks BOOT GLOB NONCE: the host checks of a boot that completed,
-# run in its slot as soon as it ends; their names, in report order, in
-# boot-BOOT.checks
+# boot_checks BOOT NONCE: the host checks of a boot that completed, run in
+# its slot as soon as it ends: the suites it ran, the audit, the quote, its
+# own; their names, in report order, in boot-BOOT.checks
 boot_checks() {
-	local boot=$1 glob=$2 nonce=$3 rdir=$BUILD/$variant/results/$run_name-$1 c=()
+	local boot=$1 nonce=$2 rdir c=() s
+	rdir=$(results_dir "$vdir" "$run_name" "$boot")
 	c+=("guest/$boot/ran")
-	run_suite "guest/$boot/ran" "$TOP/scripts/boot-ran.sh" "$rdir" "$glob"
-	# kexec-cut: the list is cut on purpose, so the whole-list audit must
-	# fail; tests/host/boot/kexec-cut.sh asserts how it fails. kexec-legacy:
-	# the second kernel got no list (a legacy kexec_load image), so its list
-	# cannot replay to PCR 10; tests/host/boot/kexec-legacy.sh audits the
-	# first kernel's and checks the second's entry by entry
-	if [ "$boot" != kexec-cut ] && [ "$boot" != kexec-legacy ]; then
+	run_suite "guest/$boot/ran" "$TOP/scripts/boot-ran.sh" "$rdir" "${p_suites[$boot]}"
+	if [ "${p_audit[$boot]}" = yes ]; then
 		c+=("audit/$boot")
 		run_suite "audit/$boot" "$TOP/scripts/audit.sh" "$rdir"
 	fi
@@ -143,50 +191,38 @@ boot_checks() {
 		c+=("attest/$boot")
 		run_suite "attest/$boot" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
 	fi
-	# verdicts.sh forges the main boot's fixtures (10-firmware's)
-	case $boot in
-	main)
-		c+=("verdicts/$boot")
-		run_suite "verdicts/$boot" "$TOP/tests/host/boot/verdicts.sh" "$rdir" "$nonce" ;;
-	kexec)
-		c+=("kexec/$boot")
-		run_suite "kexec/$boot" "$TOP/tests/host/boot/kexec.sh" "$rdir" "$nonce" ;;
-	kexec-cut)
-		c+=("kexec-cut/$boot")
-		run_suite "kexec-cut/$boot" "$TOP/tests/host/boot/kexec-cut.sh" "$rdir" ;;
-	kexec-legacy)
-		c+=("kexec-legacy/$boot")
-		run_suite "kexec-legacy/$boot" "$TOP/tests/host/boot/kexec-legacy.sh" "$rdir" ;;
-	esac
+	for s in ${p_checks[$boot]}; do
+		c+=("$(basename "$s" .sh)/$boot")
+		run_suite "$(basename "$s" .sh)/$boot" "$TOP/$s" "$rdir" "$nonce"
+	done
 	printf '%s\n' "${c[@]}" >"$sumdir/boot-$boot.checks"
 }
 pool() {
-	local row boot glob extra nonce
-	for row in "${rows[@]}"; do
-		IFS='|' read -r boot glob extra <<<"$row"
-		[ -n "$boot" ] || continue
+	local boot nonce drv
+	for boot in "${boots[@]}"; do
+		[ -z "${p_skip[$boot]}" ] || continue
+		if [ -n "${p_driver[$boot]}" ]; then
+			read -r _ drv <<<"${p_driver[$boot]}"
+			pool_wait
+			log "boot $boot: $drv"
+			run_suite "${p_driver[$boot]%% *}" "$TOP/$drv" "$run_name-$boot" &
+			continue
+		fi
 		nonce=
-		# the quote (90-attest): main, and kexec's second kernel with
-		# the AK enrolled in the first (persistent in the TPM)
-		case $boot in main | kexec) nonce=$(openssl rand -hex 20) ;; esac
+		[ "${p_nonce[$boot]}" = no ] || nonce=$(openssl rand -hex 20)
 		# kept to rerun the boot's host checks by hand (attest.sh, verdicts.sh)
 		echo "$nonce" >"$sumdir/boot-$boot.nonce"
 		pool_wait
-		log "boot $boot: $glob${extra:+ ($extra)}"
+		log "boot $boot: ${p_suites[$boot]}${p_kcmd[$boot]:+ (${p_kcmd[$boot]})}"
 		(
 			t0=$(date +%s) brc=0
-			IMA_STACK_TESTS=$glob KCMDLINE_EXTRA=$extra IMA_STACK_NONCE=$nonce \
+			IMA_STACK_TESTS=${p_suites[$boot]} KCMDLINE_EXTRA=${p_kcmd[$boot]} IMA_STACK_NONCE=$nonce \
 				"$TOP/scripts/boot.sh" check "$run_name-$boot" \
 				>"$sumdir/boot-$boot.out" 2>"$sumdir/boot-$boot.err" || brc=$?
 			echo "$brc $(($(date +%s) - t0))" >"$sumdir/boot-$boot.rc"
-			[ "$brc" != 0 ] || boot_checks "$boot" "$glob" "$nonce"
+			[ "$brc" != 0 ] || boot_checks "$boot" "$nonce"
 		) &
 	done
-	if [ -z "${CHECK_BOOTS:-}" ]; then
-		pool_wait
-		log "boot poll: the polling verifier (scripts/attest-poll.sh)"
-		run_suite "attest/poll" "$TOP/scripts/attest-poll.sh" "$run_name-poll" &
-	fi
 	wait
 }
 if want guest; then
@@ -198,20 +234,30 @@ fi
 if want host; then
 	# the auditor's own suite: unit, golden and fuzz tests (ASan/UBSan)
 	suite "host/ima-audit" make -s -C "$TOP/tools/ima-audit" check
+	# make lint: shellcheck on every script, the C warning flags
+	suite "host/lint" "$TOP/scripts/lint.sh"
 	for t in "$TOP"/tests/host/*.sh; do
 		[ -f "$t" ] && suite "host/$(basename "$t" .sh)" bash "$t"
 	done
 fi
 rm -f "$hostjob"
 
-# 4. the boots' results and host checks, in table order
+# 4. the boots' results and host checks, in the order of the run
 if want guest; then
 	wait "$poolpid" || true
-	for row in "${rows[@]}"; do
-		IFS='|' read -r boot glob extra <<<"$row"
-		[ -n "$boot" ] || continue
-		rdir=$BUILD/$variant/results/$run_name-$boot
-		read -r rc secs <"$sumdir/boot-$boot.rc" || rc=99 secs=?
+	for boot in "${boots[@]}"; do
+		if [ -n "${p_skip[$boot]}" ]; then
+			echo "# --- boot $boot: skipped, ${p_skip[$boot]}"
+			printf 'ok 1 - boot %s # SKIP %s\n1..1\n' "$boot" "${p_skip[$boot]}" >"$sumdir/boot-$boot.tap"
+			tally "guest/boot-$boot" "$sumdir/boot-$boot.tap" 0 >>"$sumdir/summary"
+			continue
+		fi
+		if [ -n "${p_driver[$boot]}" ]; then
+			show_suite "${p_driver[$boot]%% *}"
+			continue
+		fi
+		rdir=$(results_dir "$vdir" "$run_name" "$boot")
+		read -r rc secs <"$sumdir/boot-$boot.rc" || rc=99 secs='?'
 		times+=("boot-$boot ${secs}s")
 		echo "# --- boot $boot (exit $rc, ${secs}s)"
 		sed 's/^/#   /' "$sumdir/boot-$boot.err"
@@ -239,19 +285,20 @@ if want guest; then
 		mapfile -t checks <"$sumdir/boot-$boot.checks"
 		for c in "${checks[@]}"; do show_suite "$c"; done
 	done
-	# the polling verifier's boot ran last in the pool
-	[ -n "${CHECK_BOOTS:-}" ] || show_suite "attest/poll"
 fi
 
 echo "# --- times: ${times[*]} (total $(elapsed))"
+# kept for make measurements (scripts/measurements.sh), one "NAME Ns" a line
+printf '%s\n' "${times[@]}" >"$sumdir/times"
 echo "# --- summary ($variant kernel)"
 cat "$sumdir/summary" 2>/dev/null || true
 if [ "${todo:-0}" -gt 0 ]; then
 	echo "# ${todo} known limitation(s), reported as not ok # TODO (neither passed nor failed):"
-	grep -h '^not ok [0-9]*.*# TODO' "$sumdir"/*.tap "$BUILD/$variant"/results/"$run_name"-*/tap/*.tap 2>/dev/null |
+	r=$(results_dir "$vdir" "$run_name" @)
+	grep -h '^not ok [0-9]*.*# TODO' "$sumdir"/*.tap "${r%@}"*/tap/*.tap 2>/dev/null |
 		sed 's/^not ok [0-9]* - /#   /' || true
 fi
-# what this run was, for scripts/redgreen.sh's table
+# what this run was, for scripts/redgreen.sh's table and make measurements
 {
 	echo "date $(date -u '+%F %H:%M UTC')"
 	echo "commit $commit (at the run's start)"

@@ -21,9 +21,9 @@ fi
 [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}) and not root: run \`sudo make deps\`"
 log "installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-run apt-get update -qq >"$LOGS/apt-update.log" 2>&1 ||
+run apt-get -o DPkg::Lock::Timeout=900 update -qq >"$LOGS/apt-update.log" 2>&1 ||
 	die "apt-get update failed: see $LOGS/apt-update.log"
-run apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+run apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" \
 	>"$LOGS/apt-install.log" 2>&1 ||
 	die "apt-get install failed: see $LOGS/apt-install.log (tail: $(tail -n 2 "$LOGS/apt-install.log" | tr '\n' ' '))"
 log "installed ${#missing[@]} packages"

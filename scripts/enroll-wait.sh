@@ -1,44 +1,44 @@
 # shellcheck shell=bash
-# The wait for one boot's enrollment verdict, sourced by scripts/attest-poll.sh
-# and tested without a boot by tests/host/attest-wait.sh.
+# The wait for one boot's enrollment, sourced by scripts/attest-poll.sh and
+# tested without a boot by tests/host/attest-wait.sh.
 #
-#   enroll_wait VERDICT BOOT_ID PID [TRIES]
-#     Waits (TRIES times 0.5 s, default 1800) until VERDICT, the file
-#     `ima-attest enroll --boot BOOT_ID` writes (whole, by a rename), holds
-#     the line "boot: BOOT_ID", or until process PID (the boot) is gone.
-#     A verdict without that line, or naming another boot (one left by an
-#     earlier run of the same run name), is never this boot's: it is waited
-#     past, never read. Prints one line, the reason or what passed.
-#     Returns 0 when this boot's verdict passes both steps (TPM identity
-#     and AK binding) and names no failure, 1 when this boot's verdict
-#     refuses, 2 when this boot wrote none (the boot ended, or time ran out).
-
-# enroll_verdict_of VERDICT BOOT_ID: true when VERDICT is BOOT_ID's
-enroll_verdict_of() {
-	[ -f "$1" ] && grep -qxF "boot: $2" "$1"
-}
-
+#   enroll_wait ATTEST DIR BOOT_ID PID [TRIES]
+#     Waits (TRIES times 0.5 s, default 1800) until DIR holds the
+#     enrollment record of boot BOOT_ID (`ima-attest enroll --boot
+#     BOOT_ID` writes DIR/verdict whole, by a rename), or until process PID
+#     (the boot) is gone. What the record says is decided by one rule, the
+#     one `ima-attest verify` and `poll` apply: `ATTEST enrolled --enrolled
+#     DIR --boot BOOT_ID` (ATTEST: the ima-attest binary). Its exit 3, no
+#     record of this boot (none, another boot's, one left by an earlier
+#     run of the same run name, or not a record), is waited past, never
+#     read. Prints one line, what passed or why not. Returns 0 when this
+#     boot's enrollment is trusted (TPM identity and AK binding proven, the
+#     files it names checked), 1 when it is refused, 2 when this boot wrote
+#     none (the boot ended, or time ran out) or it cannot be read.
 enroll_wait() {
-	local v=$1 id=$2 pid=$3 tries=${4:-1800} i
+	local attest=$1 dir=$2 id=$3 pid=$4 tries=${5:-1800} i out rc
 	[ -n "$id" ] || { echo "no boot id to wait for"; return 2; }
-	for ((i = 0; i < tries; i++)); do
-		enroll_verdict_of "$v" "$id" && break
-		kill -0 "$pid" 2>/dev/null || break
+	for ((i = 0; ; i++)); do
+		rc=0
+		out=$("$attest" enrolled --enrolled "$dir" --boot "$id" 2>&1) || rc=$?
+		[ "$rc" = 3 ] || break
+		{ [ "$i" -lt "$tries" ] && kill -0 "$pid" 2>/dev/null; } || break
 		sleep 0.5
 	done
-	if ! enroll_verdict_of "$v" "$id"; then
-		if [ -f "$v" ]; then
-			echo "no verdict of boot $id ($v is another boot's: $(grep -m1 '^boot: ' "$v" || echo 'no boot line'))"
-		else
-			echo "no verdict of boot $id ($v does not exist)"
-		fi
-		return 2
-	fi
-	if grep -q '^PASS TPM identity' "$v" && grep -q '^PASS AK binding' "$v" &&
-		! grep -q '^FAIL' "$v"; then
-		echo "boot $id: $(grep -m1 '^PASS AK binding' "$v")"
+	case $rc in
+	0)
+		echo "boot $id: $(grep -m1 '^enrollment: ' <<<"$out")"
 		return 0
-	fi
-	echo "boot $id refused: $(grep -v '^boot: ' "$v" | tr '\n' ' ')"
-	return 1
+		;;
+	1)
+		echo "boot $id refused: $(grep -v '^enrollment: ' <<<"$out" | tr '\n' ' ')"
+		return 1
+		;;
+	3)
+		echo "no enrollment of boot $id ($(grep -m1 '^reason: ' <<<"$out" | sed 's/^reason: //'))"
+		return 2
+		;;
+	esac
+	echo "the enrollment of boot $id cannot be read: $(tr '\n' ' ' <<<"$out")"
+	return 2
 }

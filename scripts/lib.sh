@@ -92,7 +92,8 @@ kernel_incbin_check() {
 		# firmware's .S files, the device-tree blobs' .S): kernel-cc greps
 		# the generated file when it compiles it
 		arch/x86/boot/compressed/mkpiggy.c | scripts/Makefile.lib) ;;
-		scripts/Makefile.dtbs) ;; # 6.12's home of the dtb .S rule
+		# 6.12 moved the device-tree blobs' .S wrapper there
+		scripts/Makefile.dtbs) ;;
 		drivers/base/firmware_loader/builtin/Makefile) ;;
 		# the device-tree compiler's /incbin/ syntax, a host program's
 		scripts/dtc/dtc-lexer.l | scripts/dtc/dtc-parser.y) ;;
@@ -125,10 +126,13 @@ console_errors() {
 	grep -aE '^\[ *[0-9]+\.[0-9]+\] (Kernel panic - not syncing|BUG: |kernel BUG at |Oops: |general protection fault|WARNING: CPU: |Unable to handle kernel )' "$1"
 }
 
-# boot_row NAME: "GLOBS|EXTRA" of boot NAME in tests/guest/boots
-boot_row() {
-	awk -F'|' -v n="$1" '$1 == n {print $2 "|" $3; f = 1} END {exit !f}' "$TOP/tests/guest/boots" ||
-		die "no boot '$1' in tests/guest/boots"
+# kernel_tree: the Debian kernel source (linux-source-VER) that KVARIANT's
+# kernel is built from: VER for upstream-VER, else 6.1
+kernel_tree() {
+	case ${KVARIANT:-patched} in
+	upstream-*) echo "${KVARIANT#upstream-}" ;;
+	*) echo 6.1 ;;
+	esac
 }
 
 # tap_count TAPFILE: "PASS FAIL SKIP TODO WHY" of one TAP stream. A result
@@ -196,6 +200,21 @@ tally() {
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s)) todo=$((${todo:-0} + t))
 	printf '# %-34s %3d passed, %d failed, %d skipped, %d todo\n' "$name" "$p" "$f" "$s" "$t"
+}
+
+# splice FILE BEGIN END TEXT_FILE: replace what lies between FILE's marker
+# lines BEGIN and END (each a whole line) with TEXT_FILE's content (the
+# generated parts of README.md, the cover letter, docs/measurements.md)
+splice() {
+	local file=$1 begin=$2 end=$3 text=$4
+	if ! grep -qxF -- "$begin" "$file" || ! grep -qxF -- "$end" "$file"; then
+		die "$file lacks the marker lines '$begin' and '$end'"
+	fi
+	awk -v b="$begin" -v e="$end" -v t="$text" '
+		$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
+		$0 == e { skip = 0 }
+		!skip' "$file" >"$file.new"
+	mv "$file.new" "$file"
 }
 
 # stamp_ok NAME HASH: true when stage NAME already ran with HASH.

@@ -25,8 +25,8 @@ if [ "${1:-}" = --write ]; then
 	write=1
 	shift
 fi
-pdir=${1:-$BUILD/patched/check-check}
-odir=${2:-$BUILD/pristine/check-pristine}
+pdir=${1:-$(check_dir "$(variant_dir patched)" check)}
+odir=${2:-$(check_dir "$(variant_dir pristine)" pristine)}
 evidence=${REDGREEN_EVIDENCE:-$TOP/kernel-patches/evidence}
 for d in "$pdir" "$odir"; do
 	[ -f "$d/summary" ] || die "no summary in $d: run \`make check\` and \`make check-pristine\` first"
@@ -42,7 +42,7 @@ fi
 
 # meta DIR KEY: a line of the run's meta file (check.sh writes it)
 meta() { sed -n "s/^$2 //p" "$1/meta" 2>/dev/null | head -n 1; }
-# run_of DIR: the run's name and variant, from DIR = .../<variant>/check-<run>
+# run_of DIR: the run's name, from DIR = check_dir VDIR RUN
 run_of() { basename "$1" | sed 's/^check-//'; }
 
 # tapfile DIR NAME: where the run kept suite NAME's TAP
@@ -53,7 +53,7 @@ tapfile() {
 	guest/*/*)
 		boot=${name#guest/}
 		boot=${boot%%/*}
-		echo "$(dirname "$dir")/results/$run-$boot/tap/${name##*/}.tap"
+		echo "$(results_dir "$(dirname "$dir")" "$run" "$boot")/tap/${name##*/}.tap"
 		;;
 	*) echo "$dir/${name//\//-}.tap" ;;
 	esac
@@ -175,21 +175,11 @@ if [ "$write" = 0 ]; then
 fi
 [ "$rc" = 0 ] || die "not writing a table with missing suites (above)"
 
-# replace what lies between the marker lines of FILE
-splice() {
-	local file=$1 begin=$2 end=$3
-	if ! grep -qxF -- "$begin" "$file" || ! grep -qxF -- "$end" "$file"; then
-		die "$file lacks the marker lines '$begin' and '$end'"
-	fi
-	awk -v b="$begin" -v e="$end" -v t="$tmp" '
-		$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
-		$0 == e { skip = 0 }
-		!skip' "$file" >"$file.new"
-	mv "$file.new" "$file"
-	log "table written into $file"
-}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 printf '%s\n' "$out" >"$tmp"
-splice "${REDGREEN_README:-$TOP/README.md}" '<!-- redgreen:begin -->' '<!-- redgreen:end -->'
-splice "${REDGREEN_COVER:-$TOP/kernel-patches/0000-cover-letter.patch}" '[redgreen:begin]' '[redgreen:end]'
+readme=${REDGREEN_README:-$TOP/README.md} cover=${REDGREEN_COVER:-$TOP/kernel-patches/0000-cover-letter.patch}
+splice "$readme" '<!-- redgreen:begin -->' '<!-- redgreen:end -->' "$tmp"
+log "table written into $readme"
+splice "$cover" '[redgreen:begin]' '[redgreen:end]' "$tmp"
+log "table written into $cover"

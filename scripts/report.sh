@@ -3,6 +3,9 @@
 # chain, policy, what the loader let in and what it refused, and whether the
 # measurement list is the one the TPM quoted. Always prints every section;
 # exits 1 when any check in it failed, so a failure is reported, not a crash.
+# The audit and the attestation are also written as pages (ima-audit
+# --html, ima-attest verify --html): RESULTS_DIR/audit.html and
+# attest.html, their paths printed before the verdict.
 # Usage:   report.sh RESULTS_DIR NONCE
 # Inputs:  RESULTS_DIR from boot.sh, build/keys, tools/ima-audit.
 . "$(dirname "$0")/lib.sh"
@@ -14,6 +17,8 @@ nonce=${2:?usage: report.sh RESULTS_DIR NONCE}
 keys=$BUILD/keys
 audit=$TOP/tools/ima-audit/build/ima-audit
 failed=()
+# a page of an earlier run must not pass for this one's
+rm -f "$rdir/audit.html" "$rdir/attest.html"
 
 h() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 kv() { printf '  %-22s %s\n' "$1" "$2"; }
@@ -75,25 +80,35 @@ h "Policy recorded in the measurement list (policy critical data)"
 "$audit" --show-policy --pcrs "$rdir/pcrs.txt" "$rdir/binary_runtime_measurements" 2>&1 | sed 's/^/  /'
 
 h "ima-audit report (its signature failures are the tampered and rogue fixtures; the audit above checks that they are exactly those)"
-"$audit" --pcrs "$rdir/pcrs.txt" --key "$keys/ima.der" \
+"$audit" --pcrs "$rdir/pcrs.txt" --key "$keys/ima.der" --html "$rdir/audit.html" \
 	"$rdir/binary_runtime_measurements" 2>&1 | sed 's/^/  /'
 
 h "Attestation: TPM identity, AK binding, firmware log, quote over PCRs 0-10 with nonce $nonce"
 kv "TPM manufacturer CA" "$(openssl x509 -in "$keys/tpm-ca.pem" -noout -subject 2>/dev/null | sed 's/^subject=//')"
-sed 's/^/  host verifier: /' "$rdir/verifier/verdict" 2>/dev/null ||
-	echo "  host verifier: no enrollment record (results/verifier/verdict)"
+"$TOP/tools/ima-attest/build/ima-attest" enrolled --enrolled "$rdir/verifier" 2>&1 |
+	sed 's/^/  host verifier: /' || true
 tap_report "attestation" "$TOP/scripts/attest.sh" "$rdir" "$nonce"
 # the two verdicts of record, on the guest's files, with the enrolled AK only
 "$TOP/tools/ima-attest/build/ima-attest" verify --enrolled "$rdir/verifier" \
 	--quote "$rdir/attest/quote.msg" --quote-sig "$rdir/attest/quote.sig" \
 	--quote-pcrs "$rdir/attest/quote.pcrs" --nonce "$nonce" \
 	--eventlog "$rdir/attest/binary_bios_measurements" \
-	--list "$rdir/attest/binary_runtime_measurements" >/dev/null 2>&1 ||
+	--list "$rdir/attest/binary_runtime_measurements" --html "$rdir/attest.html" >/dev/null 2>&1 ||
 	failed+=("ima-attest verify (enrolled AK, firmware log, boot_aggregate)")
 "$audit" --quote "$rdir/attest/quote.msg" --quote-sig "$rdir/attest/quote.sig" \
 	--ak-pub "$rdir/verifier/ak.pem" --quote-pcrs "$rdir/attest/quote.pcrs" \
 	--nonce "$nonce" "$rdir/attest/binary_runtime_measurements" >/dev/null 2>&1 ||
 	failed+=("ima-audit --quote with the enrolled AK on the guest's quote and list")
+
+h "Pages (open in a browser; they work offline)"
+for p in audit attest; do
+	if [ -s "$rdir/$p.html" ]; then
+		kv "$p" "$rdir/$p.html"
+	else
+		kv "$p" "not written (see the section above)"
+		failed+=("the $p page was not written")
+	fi
+done
 
 echo
 if [ ${#failed[@]} -eq 0 ]; then

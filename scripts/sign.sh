@@ -3,7 +3,7 @@
 # the IMA key as the last step before imaging: every regular file of the
 # Debian root, the overlay, the guest tests and kcall carries an evmctl v2
 # signature in security.ima (so that a policy may appraise everything that
-# is executed, mapped or read by root: policies/appraise-all), modules also
+# is executed, mapped or read by root: policies/appraise-all.rules), modules also
 # an appended one; then each suite's fixtures, with the unsigned, tampered
 # and rogue-signed copies the negative tests need. Those copies, and the
 # module signed only by an appended signature (FILE_CHECK knows no modsig),
@@ -12,12 +12,20 @@
 # judge them.
 # Inputs:  the keys (keys.sh), the kernel out/ and obj/ (kernel-build.sh),
 #          build/rootfs.tar (rootfs.sh), rootfs/overlay/, tests/guest/,
-#          tests/lib/, policies/.
-# Outputs: build/<variant>/signed/, the guest's tree, and its stamp.
+#          tests/lib/, policies/, the policies the boot files join
+#          (tests/boots/*.boot).
+# Outputs: build/<variant>/signed/, the guest's tree, and its stamp;
+#          build/<variant>/signed.keylime.json, the Keylime runtime policy
+#          of the tree (scripts/keylime-policy.py: every root-owned file's
+#          sha256, the keys the kernel puts on .ima, the IMA key as its
+#          verification key), for ima-audit --manifest or a Keylime
+#          verifier.
 #          Rebuilt from scratch when an input changes; safe to run twice.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/boots.sh"
 need evmctl ima-evm-utils
 need setfattr attr
+need python3 python3
 
 variant=${KVARIANT:-patched}
 # the user's own inputs first, before anything is built or marked done:
@@ -44,14 +52,22 @@ out=$BUILD/$variant/signed$IMAGE_TAG
 [ -f "$keys/ima.key" ] || die "no keys: run \`make keys\` first"
 
 [ -e "$BUILD/rootfs.tar" ] || die "no rootfs tarball: run \`make rootfs\` first"
+# what the boot files join into policies (read here, so that a bad boot file
+# stops the stage before anything is built)
+boot_policies=
+for b in $(boot_names); do
+	boot_read "$b"
+	boot_policies+="$b: $B_POLICY | $B_POLICY_DROP"$'\n'
+done
 
 key=$( (cat "$kdir/out/stamp"; sha256sum <"$keys/ima.pem"; sha256sum <"$keys/rogue.der"
 	readlink -f "$BUILD/rootfs.tar"
 	content_hash "$TOP/policies" "$TOP/rootfs/overlay" "$TOP/tests/guest" "$TOP/tests/lib"
-	sha256sum <"$0"; echo "tag=$IMAGE_TAG"
+	echo "$boot_policies"; declare -f boot_policy_path boot_policy_compose
+	sha256sum <"$0"; sha256sum <"$TOP/scripts/keylime-policy.py"; echo "tag=$IMAGE_TAG"
 	[ -z "$user_policy" ] || { echo user-policy; sha256sum <"$user_policy"; }
 	[ -z "$user_files" ] || { echo user-files; content_hash "$user_files"; }) | sha256sum | cut -c1-16)
-if stamp_ok "$key" "$out.stamp" && [ -d "$out" ]; then
+if stamp_ok "$key" "$out.stamp" && [ -d "$out" ] && [ -s "$out.keylime.json" ]; then
 	log "signed tree up to date (key $key)"
 	exit 0
 fi
@@ -158,7 +174,7 @@ fx_tamper() {
 # fx_variants PATH: PATH signed, plus PATH-unsigned, -tampered and -rogue
 # copies (before the extension: fw.bin -> fw-unsigned.bin)
 fx_variants() {
-	local f=${1##*/} base=$1 ext= v
+	local f=${1##*/} base=$1 ext='' v
 	if [[ $f == *.* ]]; then
 		ext=.${f##*.}
 		base=${1%.*}
@@ -188,7 +204,9 @@ fixtures() {
 		trap 'printf "[%s] error: the fixtures of %s failed at %s:%s: %s\n" "$STAGE" "$name" "$frag" "$LINENO" "$BASH_COMMAND" >&2; exit 1' ERR
 		# "... | fx_text PATH" must record PATH in this shell
 		shopt -s lastpipe
+		# shellcheck disable=SC2034 # KOUT and KOBJ are for the fragment
 		FX_ROOT=$tmp KOUT=$kdir/out KOBJ=$kdir/obj
+		# shellcheck source=/dev/null # a tests/guest/*.fixtures fragment
 		. "$frag"
 		mkdir -p "$tmp/opt/ima-stack/fixtures"
 		{
@@ -234,20 +252,12 @@ for p in "$TOP"/policies/*; do
 	case $p in *.rules) continue ;; esac
 	cp "$p" "$tmp/etc/ima/$(basename "$p")"
 done
-# appraise-all: every rule of the boot policy, then appraisal of everything
-# executed, mapped executable or read by root (policies/appraise-all.rules)
-cat "$TOP/policies/ima-policy" "$TOP/policies/appraise-all.rules" >"$tmp/etc/ima/appraise-all"
-# kexec-cut-policy (98-kexec-cut-*): the measure rule of
-# policies/kexec-cut.rules first (IMA takes the first matching measure
-# rule), then every rule of the boot policy
-cat "$TOP/policies/kexec-cut.rules" "$TOP/policies/ima-policy" >"$tmp/etc/ima/kexec-cut-policy"
-
-# kexec-legacy-policy (98-kexec-legacy-*): every rule of the boot policy
-# except the appraisal of kexec images, which refuses kexec_load; checked to
-# differ by exactly those two rules
-grep -v -E '^appraise func=KEXEC_(KERNEL|INITRAMFS)_CHECK ' "$TOP/policies/ima-policy" >"$tmp/etc/ima/kexec-legacy-policy"
-[ "$(diff "$TOP/policies/ima-policy" "$tmp/etc/ima/kexec-legacy-policy" | grep -c '^<')" = 2 ] ||
-	die "policies/ima-policy must have exactly one appraise rule each for KEXEC_KERNEL_CHECK and KEXEC_INITRAMFS_CHECK for the kexec-legacy policy"
+# the policies the boots join from these files (tests/boots/*.boot: policy,
+# policy-drop), as /etc/ima/BOOT-policy
+for b in $(boot_names); do
+	boot_read "$b"
+	boot_policy_compose "$tmp"
+done
 
 # 2b. the user's own policy and files
 if [ -n "$user_policy" ]; then
@@ -259,13 +269,6 @@ if [ -n "$user_files" ]; then
 	cp -a "$user_files/." "$tmp/opt/user-files/"
 	log "added $(find "$tmp/opt/user-files" -type f | wc -l) files of $user_files as /opt/user-files"
 fi
-
-# kselftest-policy (95-kselftests): every rule of the boot policy except
-# firmware appraisal, since the kernel's firmware selftests make their
-# firmware at run time; checked to differ by exactly that rule
-grep -v '^appraise func=FIRMWARE_CHECK ' "$TOP/policies/ima-policy" >"$tmp/etc/ima/kselftest-policy"
-[ "$(diff "$TOP/policies/ima-policy" "$tmp/etc/ima/kselftest-policy" | grep -c '^<')" = 1 ] ||
-	die "policies/ima-policy must have exactly one 'appraise func=FIRMWARE_CHECK' rule for the kselftest policy"
 
 # 2c. what standard test suites expect: the signed kernel at
 #     /boot/vmlinuz-RELEASE, and the kernel tree's own kselftests for the
@@ -327,6 +330,14 @@ for p in ima-policy ${user_policy:+user-policy}; do
 	run evmctl ima_verify --key "$keys/ima.der" "$tmp/etc/ima/$p" >/dev/null 2>&1 ||
 		die "evmctl ima_verify failed on /etc/ima/$p right after signing: check the IMA key in $keys"
 done
+
+# 6. the tree's Keylime runtime policy, beside it: what the fixture
+#    manifests say of each suite's files, said of every root-owned file
+policy_sum=$(python3 "$TOP/scripts/keylime-policy.py" "$tmp" "$out.keylime.json" \
+	--keyring .ima="$keys/ima.der" --keyring .ima="$tmp/opt/ima-stack/certs/module.der" \
+	--verification-key "$keys/ima.der") ||
+	die "writing the tree's Keylime policy $out.keylime.json failed"
+log "Keylime runtime policy: $out.keylime.json ($policy_sum)"
 
 rm -rf "$out" && mv "$tmp" "$out"
 echo "$key" >"$out.stamp"

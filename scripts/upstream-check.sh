@@ -4,8 +4,9 @@
 # the guest boots of UPSTREAM_BOOTS on it. Not part of `make check`.
 # Inputs:  UPSTREAM_VERSION (default 6.12; the tarball is
 #          /usr/src/linux-source-$UPSTREAM_VERSION.tar.xz, package
-#          linux-source-$UPSTREAM_VERSION), UPSTREAM_BOOTS (default: the
-#          read-cache row of tests/guest/boots), the keys and rootfs.
+#          linux-source-$UPSTREAM_VERSION), UPSTREAM_BOOTS (boot names or
+#          rows as CHECK_BOOTS takes them; default read-cache), the keys
+#          and rootfs.
 # Outputs: the variant upstream-$UPSTREAM_VERSION: $CACHE/kernel/upstream-VER
 #          (its own pristine tree, objects, out/), build/upstream-VER/
 #          (signed tree and image: its own modules, signed by its build
@@ -20,8 +21,7 @@ ver=${UPSTREAM_VERSION:-6.12}
 case $ver in *[!0-9.]* | "") die "UPSTREAM_VERSION=$ver: give a version such as 6.12" ;; esac
 tarball=/usr/src/linux-source-$ver.tar.xz
 [ -f "$tarball" ] || die "$tarball not found: apt-get install linux-source-$ver"
-boots=${UPSTREAM_BOOTS:-$(grep -E '^read-cache\|' "$TOP/tests/guest/boots")}
-[ -n "$boots" ] || die "no read-cache row in tests/guest/boots: give UPSTREAM_BOOTS"
+boots=${UPSTREAM_BOOTS:-read-cache}
 export KVARIANT=upstream-$ver LINUX_TARBALL=$tarball
 
 "$TOP/scripts/keys.sh"

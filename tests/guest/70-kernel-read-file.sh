@@ -27,8 +27,8 @@ krf() {
 	[ -z "${4:-}" ] || echo "$4" >"$T/want_file_size"
 	# (the trigger fails only for a bad setting; then $res stays empty)
 	printf '%s' "$2" >"$T/trigger_path" || true
-	local line e=
-	bytes= digest=
+	local line e=''
+	bytes='' digest=''
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
 		bytes=*) bytes=${line#bytes=} ;;

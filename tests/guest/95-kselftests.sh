@@ -3,7 +3,7 @@
 # kexec), run as a new user would run them, with the expectations of
 # 95-kselftests.expect: everything passes except the refusals declared
 # there, and each of those is asserted to happen for its stated reason.
-# Booted under /etc/ima/kselftest-policy (our policy without firmware
+# Booted under /etc/ima/kselftests-policy (our policy without firmware
 # appraisal): the firmware tests write their firmware at run time, so no
 # signature can exist for it; unsigned firmware being refused under our
 # policy is 10-firmware's job.
@@ -18,7 +18,7 @@ expect=$IMA_STACK/tests/guest/95-kselftests.expect
 [ -d "$KS" ] || tap_bail "no kselftests in the image ($KS)"
 tap_is "the boot runs under the kselftest policy" \
 	"$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
-	/etc/ima/kselftest-policy:OK
+	/etc/ima/kselftests-policy:OK
 
 # what a standard test expects of a Linux system (issue: standard suites)
 tap_cmd "/dev/shm is a tmpfs" grep -q '^[^ ]* /dev/shm tmpfs ' /proc/mounts

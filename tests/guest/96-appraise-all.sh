@@ -1,5 +1,6 @@
 #!/bin/bash
-# Under policies/appraise-all (the appraise-all boot: every file of the image
+# Under the appraise-all boot's policy (policies/appraise-all.rules after
+# ima-policy, tests/boots/appraise-all.boot: every file of the image
 # signed, BPRM_CHECK, MMAP_CHECK with PROT_EXEC and root-owned FILE_CHECK
 # appraised, imasig only): what it refuses, what it lets through, and what
 # IMA in 6.1 does not stop. The rest of the guest suite runs in the same
@@ -11,7 +12,7 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 
 A=/opt/ima-stack/appraise
 grep -q 'appraise func=BPRM_CHECK appraise_type=imasig' "$IMA_SFS/policy" ||
-	tap_bail "this suite needs the appraise-all policy (ima_stack.policy=/etc/ima/appraise-all)"
+	tap_bail "this suite needs the appraise-all policy (tests/boots/appraise-all.boot: /etc/ima/appraise-all-policy)"
 rw=/var/lib/ima-stack-rw	# on the root file system (ext4), appraised
 mkdir -p "$rw"
 [ "$(stat -f -c %T "$rw")" = ext2/ext3 ] || tap_bail "$rw is not on the ext4 root"

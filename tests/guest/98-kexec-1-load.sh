@@ -7,7 +7,7 @@
 # its fixtures, each a new measurement the first kernel extends into PCR 10
 # after the load, and leaves the image loaded: init snapshots the list
 # (stage1/) and executes it with `kexec -s -e`. The next kernel's command
-# line is this one with ima_stack.tests= the boot row's remaining globs
+# line is this one with ima_stack.tests= the boot's remaining globs
 # and ima_stack.stage=2; 98-kexec-2-handover checks what it received.
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
@@ -20,7 +20,7 @@ out=$IMA_STACK_RESULTS/kexec
 mkdir -p "$out"
 
 [ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
-	tap_bail "the boot row names no suite after this one: nothing would run after the kexec"
+	tap_bail "the boot names no suite after this one: nothing would run after the kexec"
 cmdline=$(kexec_next_cmdline)
 echo "$cmdline" >"$out/next-cmdline"
 

@@ -14,7 +14,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-R=$IMA_STACK_RESULTS
 K=$IMA_STACK/kexec
 BIN=$IMA_SFS/binary_runtime_measurements
 
@@ -102,7 +101,7 @@ if [ "$(cat /sys/kernel/kexec_crash_size)" -gt 0 ]; then
 		tap_fail "kexec -s -p loads a crash kernel" "$o"
 	fi
 else
-	tap_fail "kexec -s -p loads a crash kernel" "no crash kernel memory: is crashkernel= on the boot row?"
+	tap_fail "kexec -s -p loads a crash kernel" "no crash kernel memory: is crashkernel= in tests/boots/kexec.boot?"
 fi
 rm -rf "$tmp"
 tap_done

@@ -91,10 +91,17 @@ expect_die "keys: IMA_STACK_KEYS naming no directory is refused" keys "is not a 
 mkdir -p "$tmp/k/nokey" && cp "$good/ca.pem" "$good/ima.pem" "$tmp/k/nokey/"
 expect_die "keys: a directory without ima.key is refused, naming the file" keys "no readable ima.key" \
 	keys "$tmp/k/nokey"
-d=$tmp/k/noku
-mkca "$d" critical,digitalSignature
-mkleaf "$d" "$d" CA:FALSE critical,digitalSignature
-expect_die "keys: a CA without keyCertSign is refused" keys "lacks keyUsage keyCertSign" keys "$d"
+# refused_pair DIR NAME MESSAGE CA_KU LEAF_BC LEAF_KU: in $tmp/k/DIR a CA
+# with keyUsage CA_KU and an IMA key it certifies (basicConstraints LEAF_BC,
+# keyUsage LEAF_KU), refused with MESSAGE
+refused_pair() {
+	local d=$tmp/k/$1
+	mkca "$d" "$4"
+	mkleaf "$d" "$d" "$5" "$6"
+	expect_die "keys: $2" keys "$3" keys "$d"
+}
+refused_pair noku "a CA without keyCertSign is refused" "lacks keyUsage keyCertSign" \
+	critical,digitalSignature CA:FALSE critical,digitalSignature
 d=$tmp/k/notca
 mkca "$d" critical,keyCertSign
 sed -i 's/CA:TRUE/CA:FALSE/' "$d/ca.cnf"
@@ -110,14 +117,10 @@ d=$tmp/k/swap
 mkdir -p "$d" && cp "$good/ca.pem" "$good/ima.pem" "$d/"
 osl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$d/ima.key"
 expect_die "keys: an ima.key that is not the key of ima.pem is refused" keys "is not the key of" keys "$d"
-d=$tmp/k/nodsig
-mkca "$d" critical,keyCertSign
-mkleaf "$d" "$d" CA:FALSE critical,keyEncipherment
-expect_die "keys: an IMA certificate without digitalSignature is refused" keys "lacks keyUsage digitalSignature" keys "$d"
-d=$tmp/k/leafca
-mkca "$d" critical,keyCertSign
-mkleaf "$d" "$d" CA:TRUE critical,digitalSignature,keyCertSign
-expect_die "keys: an IMA certificate that is itself a CA is refused" keys "is a CA certificate" keys "$d"
+refused_pair nodsig "an IMA certificate without digitalSignature is refused" "lacks keyUsage digitalSignature" \
+	critical,keyCertSign CA:FALSE critical,keyEncipherment
+refused_pair leafca "an IMA certificate that is itself a CA is refused" "is a CA certificate" \
+	critical,keyCertSign CA:TRUE critical,digitalSignature,keyCertSign
 tap_cmd "keys: no refused import left a key directory behind" no_import_dir
 
 run_rc keys "$good"

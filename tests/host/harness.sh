@@ -40,7 +40,7 @@ done <<'L'
 [   10.000000] WARNING: CPU: 1 PID: 213 at security/integrity/ima/ima_policy.c:1 ima_parse_add_rule+0x1/0x2
 L
 
-# --- 2. a boot runs exactly what its row of the boot table names
+# --- 2. a boot runs exactly the suites its boot file names
 g=$tmp/guest
 mkdir -p "$g" "$tmp/r/tap"
 for s in 10-a 20-b 90-c; do : >"$g/$s.sh"; done
@@ -183,11 +183,12 @@ rm "$pool/run/\$n"
 STUB
 printf '#!/bin/bash\nprintf "ok 1 - stub\\n1..1\\n"\n' >"$fake/scripts/boot-ran.sh"
 cp "$fake/scripts/boot-ran.sh" "$fake/scripts/audit.sh"
-chmod +x "$fake/scripts/"{boot,boot-ran,audit}.sh
+cp "$fake/scripts/boot-ran.sh" "$fake/scripts/lint.sh"
+chmod +x "$fake/scripts/"{boot,boot-ran,audit,lint}.sh
 out=$(BUILD=$tmp/fake-build CHECK_BUILD=0 CHECK_SUITES="host guest" CHECK_RUN=fake CHECK_JOBS=2 \
 	CHECK_BOOTS=$'a|x|\nb|x|\nc|x|' bash "$fake/scripts/check.sh" 2>/dev/null) || true
-tap_is "pool: the run's total (1 host + 3 boots x 3 suites)" "$(tail -n 1 <<<"$out")" "10 passed, 0 failed"
-tap_is "pool: boots are reported in table order, not the order they end in" \
+tap_is "pool: the run's total (2 host: ima-audit's and lint's stubs, + 3 boots x 3 suites)" "$(tail -n 1 <<<"$out")" "11 passed, 0 failed"
+tap_is "pool: boots are reported in the order of the run, not the order they end in" \
 	"$(sed -n 's|^# --- guest/\([a-z]\)/t$|\1|p' <<<"$out" | paste -sd,)" "a,b,c"
 tap_is "pool: the first boot starts while the host suites run, alone" \
 	"$(head -n 1 "$pool/starts" 2>/dev/null)" "a 0 yes"

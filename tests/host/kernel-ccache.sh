@@ -140,8 +140,14 @@ tap_is "kernel_incbin_check: names an unknown .incbin (or .INCBIN) in a header a
 	"$(incbin_check "$tree" | paste -sd' ')" "arch/x86/include/asm/y.h include/linux/blob.h include/linux/upper.h"
 # the trees the build compiles (make check extracts them before the host
 # suites run; alone, this test may find none)
-for v in pristine-tree patched; do
-	d=$(bash "$TOP/scripts/paths.sh" cache)/kernel/$v
+# (and every other Debian tree the cache holds: pristine-tree-6.12, ...)
+kc=$(bash "$TOP/scripts/paths.sh" cache)/kernel
+others=()
+for d in "$kc"/pristine-tree-*; do
+	[ -f "$d/Makefile" ] && others+=("$(basename "$d")")
+done
+for v in pristine-tree patched "${others[@]}"; do
+	d=$kc/$v
 	[ "$v" = patched ] && d=$d/src
 	if [ -f "$d/Makefile" ]; then
 		tap_is "kernel_incbin_check: the cache's $v tree passes" "$(incbin_check "$d")" ""

@@ -31,13 +31,12 @@ mkdir -p "$tmp/src/linux-source-6.1" "$tmp/p"
 printf 'VERSION = 6\n' >"$tmp/src/linux-source-6.1/Makefile"
 printf 'hello\n' >"$tmp/src/linux-source-6.1/file.c"
 tar -C "$tmp/src" -cJf "$tmp/linux.tar.xz" linux-source-6.1
-cat >"$tmp/p/0001-bad.patch" <<'P'
---- a/file.c
-+++ b/file.c
-@@ -1 +1 @@
--goodbye
-+hello again
-P
+# mkpatch NAME LINE: a patch of file.c that turns LINE into "hello again"
+# (it applies to the stand-in tree only for LINE "hello")
+mkpatch() {
+	printf -- '--- a/file.c\n+++ b/file.c\n@@ -1 +1 @@\n-%s\n+hello again\n' "$2" >"$tmp/p/$1"
+}
+mkpatch 0001-bad.patch goodbye
 kenv=(env IMA_STACK_CACHE="$tmp/cache" BUILD="$tmp/build" LINUX_TARBALL="$tmp/linux.tar.xz"
 	KSERIES="$tmp/p/series")
 printf '# fixes\n0001-bad.patch\n' >"$tmp/p/series"
@@ -51,13 +50,7 @@ fails "kernel-source: a series entry without its file is named" \
 # a series whose first patch applies and whose second does not: the tree is
 # left half-patched, so it must not be marked ready, and the next run (with
 # the series fixed) must start again from pristine, not patch twice
-cat >"$tmp/p/0001-good.patch" <<'P'
---- a/file.c
-+++ b/file.c
-@@ -1 +1 @@
--hello
-+hello again
-P
+mkpatch 0001-good.patch hello
 printf '0001-good.patch\n0001-bad.patch\n' >"$tmp/p/series"
 fails "kernel-source: the second patch of a series failing is named" \
 	'patch 0001-bad.patch \(#2 in series\) does not apply' "${kenv[@]}" "$TOP/scripts/kernel-source.sh"

@@ -107,7 +107,7 @@ check_entry() {
 	fi
 }
 
-# ima_dmesg_since MARK: kernel messages after the line containing MARK
+# dmesg_since MARK: kernel messages from the line containing MARK on
 dmesg_since() {
 	dmesg | sed -n "/$1/,\$p"
 }
@@ -213,7 +213,7 @@ kexec_records() {
 kexec_field() { sed -n "s/.*\\b$2=\\([0-9]*\\);.*/\\1/p" <<<"$1"; }
 
 # kexec_next_cmdline: the command line for the next stage, this one with
-# ima_stack.tests= the boot row's remaining globs (IMA_STACK_NEXT_TESTS,
+# ima_stack.tests= the boot's remaining globs (IMA_STACK_NEXT_TESTS,
 # set by init) and ima_stack.stage= one more (the caller checks first that
 # IMA_STACK_NEXT_TESTS names a suite)
 kexec_next_cmdline() {
@@ -237,6 +237,7 @@ kexec_next_cmdline() {
 # (stage 1's results), n1 (the entries stage 1 saved before kexec -e),
 # n_load (the entries at load) and carried (the entries before this
 # kernel's boot_aggregate).
+# shellcheck disable=SC2034 # S1, n1, n_load and carried are the caller's
 kexec_stage2_begin() {
 	local r=$IMA_STACK_RESULTS ba
 	S1=$r/stage1
@@ -251,7 +252,9 @@ kexec_stage2_begin() {
 }
 
 # list_entry_sizes FILE: the size in bytes of each entry of a binary
-# measurement list (native byte order, as securityfs gives it), one a line:
+# measurement list (native byte order, as securityfs gives it), one a line
+# (the project's one reader of binary lists in shell; in Python it is
+# imalog.entries in tools/ima-audit/gen):
 # pcr (4), template digest (20), name length (4), name, data length (4),
 # data. A truncated last entry is printed as "truncated".
 list_entry_sizes() {
@@ -282,7 +285,8 @@ kexec_fit() {
 		END { print k + 0 }'
 }
 
-# tap_appraisal_enforced: four TAP lines, appraisal as the boot policy
+# tap_appraisal_enforced: five TAP lines (four when test_firmware does not
+# load), appraisal as the boot policy
 # wants it in this kernel: the signed policy loaded by path, our IMA key
 # on .ima, an unsigned kexec kernel and an unsigned firmware blob refused
 # with EACCES (a signed one loads). Needs $IMA_STACK/kexec (30-kexec).

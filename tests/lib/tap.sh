@@ -118,6 +118,7 @@ tap_bail() {
 	exit 99
 }
 
+# shellcheck disable=SC2034 # rc and out are the caller's
 run_rc() {
 	rc=0
 	out=$("$@" 2>&1) || rc=$?

@@ -18,6 +18,7 @@ need_header() {
 case $what in
 build)
 	need_cmd "$1" gcc
+	need_cmd xxd xxd
 	need_header "$1" openssl/evp.h libssl-dev
 	;;
 check)
@@ -38,8 +39,13 @@ check)
 bench)
 	need_cmd "$1" python3
 	need_cmd evmctl ima-evm-utils
+	[ -x /usr/bin/time ] || missing="$missing /usr/bin/time(time)"
 	"$1" -c 'import cryptography' 2>/dev/null ||
 		missing="$missing cryptography(python3-cryptography)"
+	;;
+bench-memory)
+	need_cmd "$1" python3
+	[ -x /usr/bin/time ] || missing="$missing /usr/bin/time(time)"
 	;;
 esac
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Helpers for the polling test, with a list parser of its own
-(independent of ima-audit): IMA binary lists (ima-ng / ima-sig, little
-endian) and the firmware's crypto-agile event log.
+"""List helpers for the host tests and scripts, in Python (independent of
+ima-audit's C): IMA binary lists (ima-ng / ima-sig, little endian), read
+with the project's one Python reader (imalog.entries, in
+tools/ima-audit/gen), and the firmware's crypto-agile event log.
 
     ima_list.py entries LIST          one line per entry: START END SHA1 SHA256
-                                      (SHA1 as logged, SHA256 over the data)
+                                      (START and END its byte offsets, SHA1
+                                      as logged, SHA256 over the data)
     ima_list.py unsigned PATH OUT     an ima-sig entry for PATH without a
                                       signature (template hash computed)
     ima_list.py buf NAME TEXT OUT     an ima-buf entry (critical data NAME,
@@ -24,19 +26,9 @@ import os
 import struct
 import sys
 
-
-def entries(b):
-    off = 0
-    while off < len(b):
-        start = off
-        pcr, = struct.unpack_from("<I", b, off)
-        digest = b[off + 4:off + 24]
-        nlen, = struct.unpack_from("<I", b, off + 24)
-        off += 28 + nlen
-        dlen, = struct.unpack_from("<I", b, off)
-        data = b[off + 4:off + 4 + dlen]
-        off += 4 + dlen
-        yield start, off, pcr, digest, data
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "tools", "ima-audit", "gen"))
+from imalog import entries  # noqa: E402
 
 
 def record(data, name=b"ima-sig"):
@@ -52,8 +44,8 @@ def main():
     cmd = sys.argv[1]
     if cmd == "entries":
         b = open(sys.argv[2], "rb").read()
-        for start, end, pcr, digest, data in entries(b):
-            print(start, end, digest.hex(), hashlib.sha256(data).hexdigest())
+        for e in entries(b):
+            print(e.start, e.end, e.digest.hex(), hashlib.sha256(e.data).hexdigest())
     elif cmd == "unsigned":
         d = field(b"sha256:\0" + os.urandom(32)) + field(sys.argv[2].encode() + b"\0") + field(b"")
         open(sys.argv[3], "wb").write(record(d))
@@ -65,19 +57,18 @@ def main():
     elif cmd == "alter":
         b = bytearray(open(sys.argv[2], "rb").read())
         n = int(sys.argv[3])
-        start, end, pcr, digest, data = list(entries(bytes(b)))[n]
-        data = bytearray(data)
+        e = entries(bytes(b))[n]
+        data = bytearray(e.data)
         data[4 + 8] ^= 1  # first byte of the d-ng digest
-        nlen, = struct.unpack_from("<I", b, start + 24)
-        rec = record(bytes(data), bytes(b[start + 28:start + 28 + nlen]))
-        open(sys.argv[4], "wb").write(bytes(b[:start]) + rec + bytes(b[end:]))
+        rec = record(bytes(data), e.name.encode())
+        open(sys.argv[4], "wb").write(bytes(b[:e.start]) + rec + bytes(b[e.end:]))
     elif cmd == "rename":
         b = open(sys.argv[2], "rb").read()
         out = b""
-        for start, end, pcr, digest, data in entries(b):
-            out += (struct.pack("<I", pcr) + digest +
+        for e in entries(b):
+            out += (struct.pack("<I", e.pcr) + e.digest +
                     struct.pack("<I", len(sys.argv[3])) + sys.argv[3].encode() +
-                    struct.pack("<I", len(data)) + data)
+                    struct.pack("<I", len(e.data)) + e.data)
         open(sys.argv[4], "wb").write(out)
     elif cmd == "evlog-extends":
         b = open(sys.argv[2], "rb").read()

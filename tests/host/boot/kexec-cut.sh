@@ -48,25 +48,20 @@ carried=$(($(awk '$5 == "boot_aggregate" {print NR}' "$res/ascii_runtime_measure
 #     (the second kernel's boot_aggregate) on; prints "BANK match|mismatch"
 #     against PCR 10 of PCRS. Template hashes are checked against the
 #     lists' sha1 digests first (exit 3 if one differs).
+#   The lists are read with the project's Python reader (imalog.entries).
+export IMALOG_DIR=$TOP/tools/ima-audit/gen
 cat >"$tmp/replay.py" <<'PY'
-import hashlib, struct, sys
+import hashlib, os, struct, sys
+
+sys.path.insert(0, os.environ['IMALOG_DIR'])
+import imalog
 
 def entries(path):
-    d = open(path, 'rb').read()
-    o, out = 0, []
-    while o < len(d):
-        if o + 28 > len(d):
-            sys.exit('truncated entry at %d' % o)
-        dig = d[o + 4:o + 24]
-        nl, = struct.unpack_from('<I', d, o + 24)
-        p = o + 28 + nl
-        dl, = struct.unpack_from('<I', d, p)
-        data = d[p + 4:p + 4 + dl]
-        if len(data) != dl:
-            sys.exit('truncated entry at %d' % o)
-        out.append((dig, d[o + 28:p], data, p + 4 + dl - o))
-        o = p + 4 + dl
-    return out
+    try:
+        return [(e.digest, e.name, e.data, e.end - e.start)
+                for e in imalog.entries(open(path, 'rb').read())]
+    except ValueError as err:
+        sys.exit(str(err))
 
 def fields(*parts):
     return b''.join(struct.pack('<I', len(x)) + x for x in parts)

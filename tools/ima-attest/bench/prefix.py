@@ -5,22 +5,21 @@ list (ima-ng/ima-sig, little-endian) and its PCR values: PCRs other than 10
 copied from PCRS, PCR 10 replayed here (sha1 as logged, sha256 over the
 template data)."""
 import hashlib
-import struct
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "ima-audit", "gen"))
+from imalog import entries  # noqa: E402
 
 lst, pcrs, n, out, outp = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 b = open(lst, "rb").read()
 off = 0
 p1, p256 = bytes(20), bytes(32)
-for _ in range(n):
-    digest = b[off + 4:off + 24]
-    nlen, = struct.unpack_from("<I", b, off + 24)
-    off += 28 + nlen
-    dlen, = struct.unpack_from("<I", b, off)
-    data = b[off + 4:off + 4 + dlen]
-    off += 4 + dlen
-    p1 = hashlib.sha1(p1 + digest).digest()
-    p256 = hashlib.sha256(p256 + hashlib.sha256(data).digest()).digest()
+for e in entries(b)[:n]:
+    p1 = hashlib.sha1(p1 + e.digest).digest()
+    p256 = hashlib.sha256(p256 + hashlib.sha256(e.data).digest()).digest()
+    off = e.end
 open(out, "wb").write(b[:off])
 with open(outp, "w") as o:
     for line in open(pcrs):

@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		att_evlog_values(&ev, &q);
 		att_evlog_compare(&ev, &q, 0x3ff, &rs);
 	}
+	att_reasons_free(&rs);
 	free(copy);
 	return 0;
 }

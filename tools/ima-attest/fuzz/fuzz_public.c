@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		n = att_public_name(&p, name, sizeof(name));
 		att_ak_check(&p, name, n < 0 ? 0 : (size_t)n, &rs);
+		att_reasons_free(&rs);
 	}
 	free(copy);
 	return 0;

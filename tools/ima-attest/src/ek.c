@@ -5,7 +5,10 @@
  * profile's purpose and usage), and its key against the EK public area
  * the TPM gave.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -17,6 +20,24 @@
 #include <openssl/x509v3.h>
 
 #include "ima_attest.h"
+
+/*
+ * The manufacturer's CA certificates (PEM) as a store, and the
+ * intermediates between it and the EK certificate: each file must hold
+ * at least one certificate. The one loader for the check and for the
+ * check of the inputs a command makes before it waits for a guest.
+ */
+static X509_STORE *load_ca(const char *path, const char **why)
+{
+	X509_STORE *store = X509_STORE_new();
+
+	if (!store || X509_STORE_load_file(store, path) != 1) {
+		*why = "no PEM certificate can be read from the manufacturer CA file";
+		X509_STORE_free(store);
+		return NULL;
+	}
+	return store;
+}
 
 static STACK_OF(X509) *load_chain(const char *path, const char **why)
 {
@@ -39,7 +60,48 @@ static STACK_OF(X509) *load_chain(const char *path, const char **why)
 		}
 	ERR_clear_error();
 	fclose(f);
+	if (!sk_X509_num(sk)) {
+		*why = "no PEM certificate in the CA chain file";
+		sk_X509_free(sk);
+		return NULL;
+	}
 	return sk;
+}
+
+int att_ca_check(const char *ca_file, const char *chain_file, char *err,
+		 size_t errlen)
+{
+	const char *files[2] = { ca_file, chain_file };
+	STACK_OF(X509) *chain = NULL;
+	X509_STORE *store = NULL;
+	const char *why = "out of memory";
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 2 && files[i]; i++) {
+		f = fopen(files[i], "r");
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", files[i], strerror(errno));
+			return -1;
+		}
+		fclose(f);
+	}
+	store = load_ca(ca_file, &why);
+	if (!store) {
+		snprintf(err, errlen, "%s: %s", ca_file, why);
+		goto out;
+	}
+	why = "out of memory";
+	if (chain_file && !(chain = load_chain(chain_file, &why))) {
+		snprintf(err, errlen, "%s: %s", chain_file, why);
+		goto out;
+	}
+	why = NULL;
+out:
+	ERR_clear_error();
+	X509_STORE_free(store);
+	sk_X509_pop_free(chain, X509_free);
+	return why ? -1 : 0;
 }
 
 static void ek_template(const struct att_public *ek, struct att_reasons *rs)
@@ -48,11 +110,11 @@ static void ek_template(const struct att_public *ek, struct att_reasons *rs)
 			ATT_FIXED_PARENT | ATT_SENSITIVE_ORIGIN;
 
 	if ((ek->attrs & need) != need || (ek->attrs & ATT_SIGN))
-		att_reason(rs, "EK objectAttributes 0x%08x: not a restricted decryption key that never left the TPM",
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK objectAttributes 0x%08x: not a restricted decryption key that never left the TPM",
 			   ek->attrs);
 	if (ek->name_alg != ATT_ALG_SHA256 || ek->sym_alg != ATT_ALG_AES ||
 	    ek->sym_bits != 128 || ek->sym_mode != ATT_ALG_CFB)
-		att_reason(rs, "EK template not supported (nameAlg 0x%04x, symmetric 0x%04x/%u/0x%04x; want sha256, AES-128-CFB)",
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK template not supported (nameAlg 0x%04x, symmetric 0x%04x/%u/0x%04x; want sha256, AES-128-CFB)",
 			   ek->name_alg, ek->sym_alg, ek->sym_bits,
 			   ek->sym_mode);
 }
@@ -77,19 +139,19 @@ static void ek_profile(X509 *x, struct att_reasons *rs)
 	eku = X509_get_ext_d2i(x, NID_ext_key_usage, &crit, NULL);
 	want = OBJ_txt2obj("2.23.133.8.1", 1);
 	if (!eku && crit != -1)
-		att_reason(rs, "not an EK certificate: its extended key usage does not decode");
+		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: its extended key usage does not decode");
 	else if (!eku)
-		att_reason(rs, "not an EK certificate: no extended key usage (want tcg-kp-EKCertificate, 2.23.133.8.1)");
+		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: no extended key usage (want tcg-kp-EKCertificate, 2.23.133.8.1)");
 	for (i = 0; eku && want && i < sk_ASN1_OBJECT_num(eku); i++)
 		if (!OBJ_cmp(sk_ASN1_OBJECT_value(eku, i), want))
 			found = true;
 	if (eku && !found)
-		att_reason(rs, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)");
+		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)");
 	if (X509_check_ca(x))
-		att_reason(rs, "not an EK certificate: it is a CA certificate");
+		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: it is a CA certificate");
 	if ((X509_get_extension_flags(x) & EXFLAG_KUSAGE) &&
 	    !(X509_get_key_usage(x) & KU_KEY_ENCIPHERMENT))
-		att_reason(rs, "not an EK certificate: its key usage lacks keyEncipherment");
+		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: its key usage lacks keyEncipherment");
 	ASN1_OBJECT_free(want);
 	EXTENDED_KEY_USAGE_free(eku);
 }
@@ -111,35 +173,36 @@ int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 	ek_template(ek, rs);
 	if (cert_len > 4096 || !(x = d2i_X509(NULL, &p, (long)cert_len)) ||
 	    p != cert + cert_len) {
-		att_reason(rs, "EK certificate (%zu bytes) is not one DER X.509 certificate",
+		att_reason(rs, ATT_FC_EK_CERT, "EK certificate (%zu bytes) is not one DER X.509 certificate",
 			   cert_len);
 		goto out;
 	}
-	store = X509_STORE_new();
+	store = load_ca(ca_file, &why);
 	vctx = X509_STORE_CTX_new();
-	if (!store || !vctx || X509_STORE_load_file(store, ca_file) != 1) {
-		att_reason(rs, "cannot load the manufacturer CA %s", ca_file);
+	if (!store || !vctx) {
+		att_reason(rs, ATT_FC_EK_CERT, "cannot load the manufacturer CA %s: %s",
+			   ca_file, why ? why : "out of memory");
 		goto out;
 	}
 	if (chain_file && !(chain = load_chain(chain_file, &why))) {
-		att_reason(rs, "%s %s", why ? why : "cannot read", chain_file);
+		att_reason(rs, ATT_FC_EK_CERT, "%s %s", why ? why : "cannot read", chain_file);
 		goto out;
 	}
 	if (X509_STORE_CTX_init(vctx, store, x, chain) != 1) {
-		att_reason(rs, "cannot set up certificate verification");
+		att_reason(rs, ATT_FC_EK_CERT, "cannot set up certificate verification");
 		goto out;
 	}
 	if (X509_verify_cert(vctx) != 1)
-		att_reason(rs, "EK certificate does not chain to the manufacturer CA: %s",
+		att_reason(rs, ATT_FC_EK_CERT, "EK certificate does not chain to the manufacturer CA: %s",
 			   X509_verify_cert_error_string(
 				   X509_STORE_CTX_get_error(vctx)));
 	ek_profile(x, rs);
 	ckey = X509_get0_pubkey(x);
 	tkey = att_public_pkey(ek, err, sizeof(err));
 	if (!ckey || !tkey)
-		att_reason(rs, "EK public key: %s", tkey ? "none in the certificate" : err);
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK public key: %s", tkey ? "none in the certificate" : err);
 	else if (EVP_PKEY_eq(ckey, tkey) != 1)
-		att_reason(rs, "EK public key does not match its certificate");
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK public key does not match its certificate");
 out:
 	ERR_clear_error();
 	EVP_PKEY_free(tkey);
@@ -148,4 +211,47 @@ out:
 	sk_X509_pop_free(chain, X509_free);
 	X509_free(x);
 	return rs->n - before;
+}
+
+int att_cert_der(const uint8_t *in, size_t len, uint8_t **der, size_t *der_len,
+		 char *err, size_t errlen)
+{
+	static const char pem[] = "-----BEGIN CERTIFICATE-----";
+	unsigned char *out = NULL;
+	X509 *x = NULL;
+	BIO *bio;
+	int n;
+
+	*der = NULL;
+	if (len < sizeof(pem) - 1 || memcmp(in, pem, sizeof(pem) - 1)) {
+		*der = malloc(len ? len : 1);
+		if (!*der) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		memcpy(*der, in, len);
+		*der_len = len;
+		return 0;
+	}
+	bio = BIO_new_mem_buf(in, (int)(len > INT_MAX ? INT_MAX : len));
+	if (bio)
+		x = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+	BIO_free(bio);
+	n = x ? i2d_X509(x, &out) : -1;
+	X509_free(x);
+	ERR_clear_error();
+	if (n <= 0) {
+		snprintf(err, errlen, "a PEM certificate that does not decode");
+		return -1;
+	}
+	*der = malloc((size_t)n);
+	if (*der)
+		memcpy(*der, out, (size_t)n);
+	OPENSSL_free(out);
+	if (!*der) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*der_len = (size_t)n;
+	return 0;
 }

@@ -137,3 +137,21 @@ void att_msg_free(struct att_msg *m)
 		free(m->val[i]);
 	m->nfields = 0;
 }
+
+int att_msg_set(struct att_msg *m, const char *key, const uint8_t *val,
+		size_t len)
+{
+	int f = m->nfields;
+
+	if (f == ATT_MSG_FIELDS || strlen(key) >= sizeof(m->key[0]) ||
+	    att_msg_get(m, key, NULL))
+		return -1;
+	m->val[f] = malloc(len ? len : 1);
+	if (!m->val[f])
+		return -1;
+	memcpy(m->val[f], val, len);
+	snprintf(m->key[f], sizeof(m->key[f]), "%s", key);
+	m->len[f] = len;
+	m->nfields++;
+	return 0;
+}

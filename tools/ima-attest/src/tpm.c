@@ -13,18 +13,7 @@
 #include <openssl/pem.h>
 
 #include "ima_attest.h"
-
-void att_reason(struct att_reasons *rs, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rs->n >= ATT_MAX_REASONS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(rs->r[rs->n], ATT_REASON_LEN, fmt, ap);
-	va_end(ap);
-	rs->n++;
-}
+#include "ima_audit.h"
 
 struct be {
 	const uint8_t *p;
@@ -256,7 +245,7 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 		bool set = ak->attrs & want[i].bit;
 
 		if (set != want[i].set)
-			att_reason(rs, "AK attribute %s is %s (objectAttributes 0x%08x): not %s",
+			att_reason(rs, ATT_FC_AK_PUBLIC, "AK attribute %s is %s (objectAttributes 0x%08x): not %s",
 				   want[i].what, set ? "set" : "clear",
 				   ak->attrs,
 				   want[i].set ?
@@ -264,13 +253,13 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 				   "a signing-only key");
 	}
 	if (ak->scheme != ATT_ALG_RSASSA && ak->scheme != ATT_ALG_RSAPSS)
-		att_reason(rs, "AK scheme 0x%04x: a restricted signing key needs RSASSA or RSAPSS",
+		att_reason(rs, ATT_FC_AK_PUBLIC, "AK scheme 0x%04x: a restricted signing key needs RSASSA or RSAPSS",
 			   ak->scheme);
 	else if (!att_md(ak->scheme_hash))
-		att_reason(rs, "AK scheme hash 0x%04x not supported",
+		att_reason(rs, ATT_FC_AK_PUBLIC, "AK scheme hash 0x%04x not supported",
 			   ak->scheme_hash);
 	else if (ak->scheme_hash == ATT_ALG_SHA1)
-		att_reason(rs, "AK scheme hash 0x%04x is sha1: its quotes would be signed over a collision-prone digest",
+		att_reason(rs, ATT_FC_AK_PUBLIC, "AK scheme hash 0x%04x is sha1: its quotes would be signed over a collision-prone digest",
 			   ak->scheme_hash);
 	/*
 	 * The name is what MakeCredential binds the secret to and what the
@@ -279,11 +268,11 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 	 */
 	n = att_public_name(ak, mine, sizeof(mine));
 	if (n < 0)
-		att_reason(rs, "AK nameAlg 0x%04x not supported", ak->name_alg);
+		att_reason(rs, ATT_FC_AK_PUBLIC, "AK nameAlg 0x%04x not supported", ak->name_alg);
 	else if (ak->name_alg != ATT_ALG_SHA256)
-		att_reason(rs, "AK nameAlg 0x%04x: the AK's name must be sha256",
+		att_reason(rs, ATT_FC_AK_PUBLIC, "AK nameAlg 0x%04x: the AK's name must be sha256",
 			   ak->name_alg);
 	else if ((size_t)n != name_len || memcmp(mine, name, name_len))
-		att_reason(rs, "AK name does not match its public area (the name is nameAlg || H(TPMT_PUBLIC))");
+		att_reason(rs, ATT_FC_AK_NAME, "AK name does not match its public area (the name is nameAlg || H(TPMT_PUBLIC))");
 	return rs->n - before;
 }

@@ -12,6 +12,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 n=0
 pass=0
 fail=0
+todo=0
 
 ok() {
 	n=$((n + 1))
@@ -19,11 +20,22 @@ ok() {
 	echo "ok $n - $1"
 }
 
+# the runners' TAP relayed (shared with ima-audit's run-check.sh)
+# shellcheck source-path=SCRIPTDIR source=../../ima-audit/tests/relay.sh
+. "$here/../ima-audit/tests/relay.sh"
+
 not_ok() {
 	n=$((n + 1))
 	fail=$((fail + 1))
 	echo "not ok $n - $1"
 	[ -n "${2:-}" ] && echo "# $2"
+}
+
+# a known limitation (relay): neither a pass nor a failure of the suite
+todo_line() {
+	n=$((n + 1))
+	todo=$((todo + 1))
+	echo "not ok $n - $1"
 }
 
 echo "TAP version 13"
@@ -49,12 +61,17 @@ for t in "$B"/asan/test_*; do
 done
 
 # the command (sanitizer build) on the real log: tpm2_eventlog's values
-got=$("$B/asan/ima-attest" eventlog "$here/tests/data/seabios-q35.evlog" 2>&1 | sort)
+got=$("$B/asan/ima-attest" eventlog "$here/tests/data/seabios-q35.evlog" 2>/dev/null | sort)
 if [ "$got" = "$(sort "$here/tests/data/seabios-q35.pcrs")" ]; then
 	ok "ima-attest eventlog (ASan/UBSan) on the SeaBIOS log: the values tpm2_eventlog replayed"
 else
 	not_ok "ima-attest eventlog on the SeaBIOS log" "$(echo "$got" | head -n 3 | tr '\n' ' ')"
 fi
+# firmware logs from public test suites against what their sources ship
+# (tests/public/SOURCES; written by ../ima-audit/gen/mkpublic.py)
+"${PYTHON:-python3}" "$here/tests/run-public.py" "$B/asan/ima-attest" \
+	"$here/tests/public" >"$B/public.out" 2>&1
+relay "$B/public.out" public
 rc=0
 "$B/asan/ima-attest" eventlog /dev/null >/dev/null 2>&1 || rc=$?
 if [ $rc = 1 ]; then ok "ima-attest eventlog on an empty log: exit 1"; else not_ok "ima-attest eventlog on an empty log" "exit $rc, want 1"; fi
@@ -75,7 +92,7 @@ if [ $targets -gt 0 ]; then
 		corpus=$B/corpus-$name
 		mkdir -p "$corpus"
 		if "$f" -max_total_time=$secs -timeout=10 -rss_limit_mb=1024 \
-			-print_final_stats=1 "$corpus" "$here/tests/corpus" \
+			-print_final_stats=1 "$corpus" "$here/tests/corpus" "$here/tests/public" \
 			>"$B/$name.log" 2>&1; then
 			runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log")
 			ok "fuzz $name (${secs}s, ${runs:-?} runs)"
@@ -86,5 +103,9 @@ if [ $targets -gt 0 ]; then
 fi
 
 echo "1..$n"
-echo "$pass passed, $fail failed"
+if [ $todo -gt 0 ]; then
+	echo "$pass passed, $fail failed, $todo TODO"
+else
+	echo "$pass passed, $fail failed"
+fi
 [ $fail = 0 ]

@@ -178,7 +178,7 @@ static bool has_reason(const struct att_reasons *rs, const char *text)
 {
 	int i;
 
-	for (i = 0; i < rs->n && i < ATT_MAX_REASONS; i++)
+	for (i = 0; i < rs->n; i++)
 		if (strstr(rs->r[i], text))
 			return true;
 	return false;
@@ -188,7 +188,7 @@ static void print_reasons(const struct att_reasons *rs)
 {
 	int i;
 
-	for (i = 0; i < rs->n && i < ATT_MAX_REASONS; i++)
+	for (i = 0; i < rs->n; i++)
 		print_message("# reason: %s\n", rs->r[i]);
 }
 
@@ -205,6 +205,7 @@ static void test_ek_cert_genuine(void **state)
 
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 0);
+	att_reasons_free(&rs);
 }
 
 /* without extensions at all: only the chain and key would say EK */
@@ -215,6 +216,7 @@ static void test_ek_cert_no_extensions(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "not an EK certificate: no extended key usage"));
+	att_reasons_free(&rs);
 }
 
 /* a TLS server certificate of the same CA, keyEncipherment and all */
@@ -228,6 +230,7 @@ static void test_ek_cert_server_auth(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)"));
+	att_reasons_free(&rs);
 }
 
 /* the EK purpose, but a CA: a sub-CA's own key is no TPM's */
@@ -241,6 +244,7 @@ static void test_ek_cert_is_ca(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "not an EK certificate: it is a CA certificate"));
+	att_reasons_free(&rs);
 }
 
 /* the EK purpose, but a signing key's usage */
@@ -254,6 +258,7 @@ static void test_ek_cert_signing_usage(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "not an EK certificate: its key usage lacks keyEncipherment"));
+	att_reasons_free(&rs);
 }
 
 /* EKU anyExtendedKeyUsage names no purpose in particular */
@@ -267,6 +272,7 @@ static void test_ek_cert_any_eku(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "lacks tcg-kp-EKCertificate"));
+	att_reasons_free(&rs);
 }
 
 /* the profile is right, the CA is not the trusted one */
@@ -278,6 +284,7 @@ static void test_ek_cert_other_ca(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "does not chain to the manufacturer CA"));
+	att_reasons_free(&rs);
 }
 
 /* the profile is right, the EK public area is another key */
@@ -292,6 +299,7 @@ static void test_ek_cert_other_key(void **state)
 	print_reasons(&rs);
 	assert_int_equal(rs.n, 1);
 	assert_true(has_reason(&rs, "EK public key does not match its certificate"));
+	att_reasons_free(&rs);
 }
 
 int main(void)

@@ -170,17 +170,23 @@ static void test_hostile(void **state)
 			continue;
 		assert_int_equal(att_evlog_replay(&ev, good.b, i, err, sizeof(err)), -1);
 	}
-	/* not crypto-agile: the first record is an extend */
+	/*
+	 * without the Spec ID Event03 first the log is read in the SHA1
+	 * format, where these TCG_PCR_EVENT2 records do not frame
+	 */
 	l = good;
 	l.b[4] = 4;
-	expect_refused(&l, "not the Spec ID event");
+	expect_refused(&l, "beyond the end");
 	l = good;
 	memcpy(l.b + 32, "Spec ID Event02", 15);
-	expect_refused(&l, "not a Spec ID Event03");
-	/* a digest count other than the banks */
+	expect_refused(&l, "beyond the end");
+	/* a digest for fewer banks than the Spec ID lists, or more */
 	l = good;
 	l.b[32 + 37 + 8] = 1;
-	expect_refused(&l, "carries 1 digests");
+	expect_refused(&l, "has no sha256 digest, yet the Spec ID lists the bank");
+	l = good;
+	l.b[32 + 37 + 8] = 3;
+	expect_refused(&l, "carries 3 digests, the Spec ID names 2");
 	/* a digest algorithm the Spec ID does not name */
 	l = good;
 	l.b[32 + 37 + 12] = 0x0c;
@@ -211,6 +217,91 @@ static void test_hostile(void **state)
 	expect_refused(&l, "vendor info");
 }
 
+/* EV_NO_ACTION extends nothing, whatever its PCR index: 0xffffffff too */
+static void test_no_action_any_pcr(void **state)
+{
+	struct att_evlog ev;
+	struct lb l;
+	char err[200];
+
+	spec(&l);
+	event(&l, 0xffffffffu, ATT_EV_NO_ACTION, 0, "NvIndexInstance", 15);
+	event(&l, 24, ATT_EV_NO_ACTION, 0, "", 0);
+	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_int_equal(ev.events, 2);
+	assert_int_equal(ev.touched, 0);
+	/* an extend of that PCR is refused */
+	event(&l, 0xffffffffu, 4, 1, "", 0);
+	expect_refused(&l, "extends PCR 4294967295");
+}
+
+/* the SHA1 (TCG 1.2) format: TCG_PCClientPCREvent records only */
+static void sha1_event(struct lb *l, uint32_t pcr, uint32_t type,
+		       unsigned char fill, const void *data, uint32_t size)
+{
+	unsigned char d[20];
+
+	memset(d, fill, sizeof(d));
+	u32(l, pcr);
+	u32(l, type);
+	put(l, d, 20);
+	u32(l, size);
+	put(l, data, size);
+}
+
+static void test_sha1_format(void **state)
+{
+	struct ima_pcr_values q;
+	struct att_reasons rs = { 0 };
+	unsigned char in[40], want[20];
+	struct att_evlog ev;
+	unsigned int n;
+	struct lb l = { .n = 0 };
+	char err[200];
+
+	sha1_event(&l, 0, 8, 0x11, "crtm", 4);		/* EV_S_CRTM_VERSION */
+	sha1_event(&l, 0xffffffffu, ATT_EV_NO_ACTION, 0, "x", 1);
+	sha1_event(&l, 4, 4, 0x22, "", 0);
+	sha1_event(&l, 4, 4, 0x33, "abc", 3);
+	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_true(ev.sha1_log);
+	assert_int_equal(ev.nbanks, 1);
+	assert_int_equal(ev.bank[0], IMA_BANK_SHA1);
+	assert_int_equal(ev.events, 4);
+	assert_int_equal(ev.touched, 1u << 0 | 1u << 4);
+	/* PCR 0: H(0^20 || 11^20); PCR 4: H(H(0^20 || 22^20) || 33^20) */
+	memset(in, 0, 20);
+	memset(in + 20, 0x11, 20);
+	EVP_Digest(in, 40, want, &n, EVP_sha1(), NULL);
+	assert_memory_equal(ev.pcr[0][0], want, 20);
+	memset(in, 0, 20);
+	memset(in + 20, 0x22, 20);
+	EVP_Digest(in, 40, in, &n, EVP_sha1(), NULL);
+	memset(in + 20, 0x33, 20);
+	EVP_Digest(in, 40, want, &n, EVP_sha1(), NULL);
+	assert_memory_equal(ev.pcr[0][4], want, 20);
+	/* a quote of the sha256 bank too: not explained, and said why */
+	att_evlog_values(&ev, &q);
+	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x3ff;
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
+	assert_non_null(strstr(rs.r[0], "SHA1 (TCG 1.2) format"));
+	assert_non_null(strstr(rs.r[0], "only its sha1 bank is attested"));
+	/* the sha1 bank alone: it replays */
+	q.have[IMA_BANK_SHA256] = 0;
+	att_reasons_free(&rs);
+	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
+	/* truncated records and an extend of PCR 24 are refused */
+	l.n -= 1;
+	expect_refused(&l, "beyond the end");
+	l.n = 0;
+	sha1_event(&l, 24, 4, 0x22, "", 0);
+	expect_refused(&l, "extends PCR 24");
+	l.n = 31;
+	expect_refused(&l, "truncated (header; a SHA1-format log)");
+	l.n = 0;
+	expect_refused(&l, "empty log");
+}
+
 static void test_compare(void **state)
 {
 	struct ima_pcr_values q;
@@ -232,16 +323,17 @@ static void test_compare(void **state)
 	/* a quoted bank the log lacks */
 	q.val[IMA_BANK_SHA256][9][0] ^= 1;
 	q.have[IMA_BANK_SHA384] = 0x3ff;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 1);
 	assert_non_null(strstr(rs.r[0], "no sha384 bank"));
 	/* a PCR not quoted at all: said, and so for each of the log's banks */
 	q.have[IMA_BANK_SHA384] = 0;
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x1ff;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 3);
 	assert_non_null(strstr(rs.r[0], "not in the quote"));
 	assert_non_null(strstr(rs.r[1], "sha1 bank is not quoted for PCRs 0x000200"));
+	att_reasons_free(&rs);
 }
 
 /*
@@ -287,14 +379,15 @@ static void test_compare_unquoted_bank(void **state)
 	/* sha256 PCRs 0-4 quoted (the log's own values), 5-9 not */
 	memcpy(q.val[IMA_BANK_SHA256], ev.pcr[1], sizeof(ev.pcr[1]));
 	q.have[IMA_BANK_SHA256] = 0x01f;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	if (att_evlog_compare(&ev, &q, 0x3ff, &rs) == 0)
 		fail_msg("a log whose sha256 PCRs 5-9 the quote does not carry was accepted");
 	assert_non_null(strstr(rs.r[0], "sha256"));
 	/* the control: both banks quoted for PCRs 0-9 */
 	q.have[IMA_BANK_SHA256] = 0x3ff;
-	rs.n = 0;
+	att_reasons_free(&rs);
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
+	att_reasons_free(&rs);
 }
 
 int main(void)
@@ -303,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_real_log_matches_tpm2_eventlog),
 		cmocka_unit_test(test_replay_and_locality),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_no_action_any_pcr),
+		cmocka_unit_test(test_sha1_format),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_compare_unquoted_bank),
 	};

@@ -9,11 +9,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 
 #include "ima_attest.h"
 #include "ima_sig.h"
@@ -96,10 +99,11 @@ static void test_first_round_boot_aggregate(void **state)
 	assert_int_equal(st.next_offset, e.n);
 	/* the same entry with another boot_aggregate: refused */
 	memset(&st, 0, sizeof(st));
-	memset(&r.rs, 0, sizeof(r.rs));
+	att_reasons_free(&r.rs);
 	q.val[IMA_BANK_SHA256][0][0] = 1;
 	assert_true(att_poll(&st, &r) > 0);
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -125,6 +129,7 @@ static void test_first_round_nothing_measured(void **state)
 			 (unsigned long long)r.verified);
 	assert_non_null(strstr(r.rs.r[0], "boot_aggregate"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /* --- kexec hand-over ---------------------------------------------------- */
@@ -223,30 +228,38 @@ static const char exec_text[] = "kexec_segment_size=8192;ima_binary_runtime_size
  * One round over entries [from, to) of l, quoted after `quoted` entries
  * (PCRs 0-9 zero): the reasons' count; *st moves on success.
  */
+/*
+ * The quoted PCRs after the first `quoted` entries of l (PCRs 0-9 zero):
+ * PCR 10 replayed again from the bytes, with OpenSSL
+ */
+static void quoted_pcrs(const struct list *l, int quoted,
+			struct ima_pcr_values *q)
+{
+	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
+	int i;
+
+	memset(q, 0, sizeof(*q));
+	q->have[IMA_BANK_SHA1] = q->have[IMA_BANK_SHA256] = 0x7ff;
+	for (i = 0; i < quoted; i++) {
+		size_t s = i ? l->end[i - 1] : 0;
+		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
+		size_t dstart = s + 4 + 20 + 4 + tl + 4;
+
+		extend(EVP_sha1(), l->b + dstart, l->end[i] - dstart, pcr1);
+		extend(EVP_sha256(), l->b + dstart, l->end[i] - dstart, pcr256);
+	}
+	memcpy(q->val[IMA_BANK_SHA1][10], pcr1, 20);
+	memcpy(q->val[IMA_BANK_SHA256][10], pcr256, 32);
+}
+
 static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 		      const struct list *l, int from, int to, int quoted)
 {
 	static struct ima_pcr_values q;
-	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
 	size_t start = from ? l->end[from - 1] : 0;
-	int i;
 
-	/* PCR 10 after the quoted entries: replayed again from the bytes */
-	memset(&q, 0, sizeof(q));
-	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	for (i = 0; i < quoted; i++) {
-		size_t s = i ? l->end[i - 1] : 0;
-		size_t dstart = s + 4 + 20 + 4;
-		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
-		struct buf d = { .n = 0 };
-
-		dstart += tl + 4;
-		put(&d, l->b + dstart, l->end[i] - dstart);
-		extend(EVP_sha1(), d.b, d.n, pcr1);
-		extend(EVP_sha256(), d.b, d.n, pcr256);
-	}
-	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
-	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	quoted_pcrs(l, quoted, &q);
+	att_reasons_free(&r->rs);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l->b + start;
@@ -259,7 +272,7 @@ static bool reason_has(const struct att_poll_round *r, const char *text)
 {
 	int i;
 
-	for (i = 0; i < r->rs.n && i < ATT_MAX_REASONS; i++)
+	for (i = 0; i < r->rs.n; i++)
 		if (strstr(r->rs.r[i], text))
 			return true;
 	return false;
@@ -269,7 +282,7 @@ static bool reason_has(const struct att_poll_round *r, const char *text)
 static void test_kexec_handover_genuine(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -283,6 +296,7 @@ static void test_kexec_handover_genuine(void **state)
 		fail_msg("the round over the hand-over refused: %s", r.rs.r[0]);
 	assert_int_equal(r.verified, 3);
 	assert_int_equal(st.next_index, 5);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -294,7 +308,7 @@ static void test_kexec_handover_genuine(void **state)
 static void test_kexec_into_unmeasured_kernel(void **state)
 {
 	struct att_poll_state st = { 0 }, saved;
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -311,13 +325,14 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /* kexec_execute followed by a file record, not a boot_aggregate */
 static void test_kexec_not_followed_by_boot(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -325,6 +340,7 @@ static void test_kexec_not_followed_by_boot(void **state)
 	add_file(&l, "/usr/bin/true");
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -335,7 +351,7 @@ static void test_kexec_not_followed_by_boot(void **state)
 static void test_later_boot_without_kexec(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -343,13 +359,14 @@ static void test_later_boot_without_kexec(void **state)
 	add_boot(&l, false);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+	att_reasons_free(&r.rs);
 }
 
 /* the next kernel's boot_aggregate is not the quoted PCRs 0-9's */
 static void test_kexec_wrong_next_boot(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
@@ -357,6 +374,7 @@ static void test_kexec_wrong_next_boot(void **state)
 	add_boot(&l, true);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
+	att_reasons_free(&r.rs);
 }
 
 /* --- records renamed: no bank hashes the template name --------------- */
@@ -385,23 +403,12 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 {
 	static struct ima_keyring kr;
 	static struct ima_pcr_values q;
-	unsigned char pcr1[20] = { 0 }, pcr256[32] = { 0 };
 	struct ima_verifier *v = ima_verifier_new(&kr);
-	int i, ret;
+	int ret;
 
 	assert_non_null(v);
-	memset(&q, 0, sizeof(q));
-	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	for (i = 0; i < to; i++) {
-		size_t s = i ? l->end[i - 1] : 0;
-		uint32_t tl = l->b[s + 24] | l->b[s + 25] << 8;
-		size_t dstart = s + 4 + 20 + 4 + tl + 4;
-
-		extend(EVP_sha1(), l->b + dstart, l->end[i] - dstart, pcr1);
-		extend(EVP_sha256(), l->b + dstart, l->end[i] - dstart, pcr256);
-	}
-	memcpy(q.val[IMA_BANK_SHA1][10], pcr1, 20);
-	memcpy(q.val[IMA_BANK_SHA256][10], pcr256, 32);
+	quoted_pcrs(l, to, &q);
+	att_reasons_free(&r->rs);
 	memset(r, 0, sizeof(*r));
 	r->quoted = &q;
 	r->entries = l->b;
@@ -422,7 +429,7 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 static void test_unsigned_file_renamed_buffer(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	static const char evil[] = "#!/bin/sh\nevil\n";
 
@@ -444,6 +451,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 		    strlen(evil), (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
 	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned"));
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -456,7 +464,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 static void test_file_equal_to_its_signature(void **state)
 {
 	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
+	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	static const unsigned char x[] = { 0x03, 0x02, 0x04, 0xde, 0xad, 0xbe,
 					   0xef, 0x00, 0x04, 'e', 'v', 'i', 'l' };
@@ -466,6 +474,7 @@ static void test_file_equal_to_its_signature(void **state)
 	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
 	assert_true(reason_has(&r, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
 	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
 }
 
 /*
@@ -474,22 +483,33 @@ static void test_file_equal_to_its_signature(void **state)
  * measures nothing) passed without --key. The record is a buffer by its
  * data, whatever its name: refused.
  */
-static void test_kexec_execute_renamed(void **state)
+/* kexec_execute's data (d-ng, n-ng, buf, then `empty` empty fields, as
+ * the kernel fills a custom template's file fields for a buffer) under
+ * template name tmpl */
+static void add_exec_as(struct list *l, const char *tmpl, int empty)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r;
-	struct list l = { .n = 0 };
 	struct buf d = { .n = 0 };
 	unsigned char dig[32];
 	unsigned int n;
 
-	add_boot(&l, false);
-	add_file(&l, "/usr/bin/true");
 	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, "kexec_execute");
 	le32(&d, (uint32_t)strlen(exec_text));
 	put(&d, exec_text, strlen(exec_text));
-	add(&l, "ima-sig", &d);
+	while (empty--)
+		le32(&d, 0);
+	add(l, tmpl, &d);
+}
+
+static void test_kexec_execute_renamed(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r = { 0 };
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	add_exec_as(&l, "ima-sig", 0);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
 	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
@@ -497,6 +517,228 @@ static void test_kexec_execute_renamed(void **state)
 	add_boot(&l, false);
 	if (round_over(&st, &r, &l, 0, 4, 4))
 		fail_msg("the hand-over under a renamed record was refused: %s", r.rs.r[0]);
+	att_reasons_free(&r.rs);
+}
+
+/*
+ * A file the guest names "/tmp/x<newline>round 1: PASS ...": its reason
+ * quotes the name, and the poll report prints reasons one a line, so the
+ * name would print a passing round of its own (and, written to a state
+ * or an enrollment record, a line of it). Every reason is escaped: no
+ * byte outside printable ASCII, the newline shown as \x0a.
+ */
+static void test_reason_escapes_names(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r = { 0 };
+	struct list l = { .n = 0 };
+	static const char evil[] = "/tmp/x\nround 1: PASS, 9 new entries verified\x1b[2K\\";
+	int i;
+	size_t j;
+
+	add_boot(&l, false);
+	add_file_as(&l, "ima-sig", evil, (const unsigned char *)"x", 1,
+		    (const unsigned char *)"", 0);
+	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
+	assert_true(reason_has(&r, "entry 1 (/tmp/x\\x0around 1: PASS, 9 new entries verified\\x1b[2K\\x5c): unsigned"));
+	for (i = 0; i < r.rs.n; i++)
+		for (j = 0; r.rs.r[i][j]; j++)
+			if (r.rs.r[i][j] < 0x20 || r.rs.r[i][j] > 0x7e)
+				fail_msg("reason %d holds byte 0x%02x: %s", i,
+					 (unsigned char)r.rs.r[i][j], r.rs.r[i]);
+	att_reasons_free(&r.rs);
+}
+
+/*
+ * kexec_execute under a custom template with one more field
+ * (d-ng|n-ng|buf|iuid; the kernel leaves iuid empty for a buffer), sent
+ * under the name "d-ng|n-ng|xattrvalues|iuid": before, only three-field
+ * records were read as buffers, so no hand-over was seen and a quote
+ * ending there (a kernel that measures nothing) passed.
+ */
+static void test_kexec_execute_custom_fields(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r = { 0 };
+	struct list l = { .n = 0 };
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	add_exec_as(&l, "d-ng|n-ng|xattrvalues|iuid", 1);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_false(st.have_boot);
+	att_reasons_free(&r.rs);
+}
+
+/*
+ * A later kernel's boot_aggregate under a custom template with its
+ * fields reordered (n-ng|d-ng), no kexec_execute before it: before, the
+ * name was read at the second field only, so no boundary was seen (the
+ * round passed without a key).
+ */
+static void test_boot_aggregate_reordered(void **state)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r = { 0 };
+	struct list l = { .n = 0 };
+	struct buf d = { .n = 0 };
+	unsigned char zero[320] = { 0 }, agg[32];
+	unsigned int n;
+
+	add_boot(&l, false);
+	add_file(&l, "/usr/bin/true");
+	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
+	le32(&d, 15);
+	put(&d, "boot_aggregate", 15);
+	le32(&d, 7 + 1 + 32);
+	put(&d, "sha256:", 8);
+	put(&d, agg, 32);
+	add(&l, "n-ng|d-ng", &d);
+	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
+	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+	att_reasons_free(&r.rs);
+}
+
+/* --- what a signature attests: one rule with ima-audit ------------- */
+
+static EVP_PKEY *ima_key;
+static struct ima_keyring ima_kr;
+
+/* a throwaway IMA key, loaded as a bare public key (evmctl's key id) */
+static void ima_key_setup(void)
+{
+	char path[64];
+	FILE *f;
+	char err[256];
+
+	if (ima_key)
+		return;
+	ima_key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
+	assert_non_null(ima_key);
+	snprintf(path, sizeof(path), "/tmp/test_poll-%d.pem", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	PEM_write_PUBKEY(f, ima_key);
+	fclose(f);
+	assert_int_equal(ima_keyring_load(&ima_kr, path, err, sizeof(err)), 0);
+	remove(path);
+}
+
+/* a sig field: type/version, md over tbs (a digest of md's size) */
+static size_t sign_field(const char *md, int algo, int type, int version,
+			 const unsigned char *tbs, size_t tlen,
+			 unsigned char *out)
+{
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(ima_key, NULL);
+	size_t siglen = 300;
+	uint32_t id = ima_kr.keys[0].keyid;
+
+	assert_true(EVP_PKEY_sign_init(ctx) > 0);
+	assert_true(EVP_PKEY_CTX_set_signature_md(ctx, EVP_get_digestbyname(md)) > 0);
+	assert_true(EVP_PKEY_sign(ctx, out + 9, &siglen, tbs, tlen) > 0);
+	EVP_PKEY_CTX_free(ctx);
+	out[0] = (unsigned char)type;
+	out[1] = (unsigned char)version;
+	out[2] = (unsigned char)algo;
+	out[3] = id >> 24;
+	out[4] = id >> 16;
+	out[5] = id >> 8;
+	out[6] = id;
+	out[7] = siglen >> 8;
+	out[8] = siglen & 0xff;
+	return siglen + 9;
+}
+
+/* a file record "ALGOFIELD\0digest", path, sig; a round over boot + it
+ * with a verifier holding the IMA key */
+static int signed_round(const char *algofield, const unsigned char *dig,
+			size_t dlen, const unsigned char *sig, size_t slen,
+			struct att_poll_round *r)
+{
+	static struct ima_pcr_values q;
+	struct att_poll_state st = { 0 };
+	struct list l = { .n = 0 };
+	struct buf d = { .n = 0 };
+	struct ima_verifier *v = ima_verifier_new(&ima_kr);
+	int ret;
+
+	add_boot(&l, false);
+	le32(&d, (uint32_t)(strlen(algofield) + 1 + dlen));
+	put(&d, algofield, strlen(algofield) + 1);
+	put(&d, dig, dlen);
+	le32(&d, 10);
+	put(&d, "/bin/file", 10);
+	le32(&d, (uint32_t)slen);
+	put(&d, sig, slen);
+	add(&l, "ima-sigv2", &d);
+	quoted_pcrs(&l, 2, &q);
+	att_reasons_free(&r->rs);
+	memset(r, 0, sizeof(*r));
+	r->quoted = &q;
+	r->entries = l.b;
+	r->entries_len = l.n;
+	r->verifier = v;
+	ret = att_poll(&st, r);
+	ima_verifier_free(v);
+	return ret;
+}
+
+/*
+ * A file measured with md5 and signed over that digest, the signature
+ * valid: ima-audit refused it (the signature attests nothing), poll
+ * accepted it. The rule is now in the library's verification, which both
+ * use. The control: the same over sha256.
+ */
+static void test_md5_signature(void **state)
+{
+	struct att_poll_round r = { 0 };
+	unsigned char md5[16], s256[32], sig[400];
+	size_t n;
+
+	ima_key_setup();
+	memset(md5, 0x35, sizeof(md5));
+	memset(s256, 0x36, sizeof(s256));
+	n = sign_field("SHA256", 4, 3, 2, s256, 32, sig);
+	if (signed_round("sha256:", s256, 32, sig, n, &r))
+		fail_msg("the control (sha256, signed) was refused: %s", r.rs.r[0]);
+	n = sign_field("MD5", 1, 3, 2, md5, 16, sig);
+	assert_int_not_equal(signed_round("md5:", md5, 16, sig, n, &r), 0);
+	assert_true(reason_has(&r, "entry 1 (/bin/file): a signature over an md5 digest attests nothing"));
+	att_reasons_free(&r.rs);
+}
+
+/*
+ * ima-sigv2 records say what their digest is: "verity:" an fs-verity
+ * digest, which only a verity signature (type 6, v3, over sha256 of
+ * {6, algo, digest}) signs; a file-hash signature (type 3) over it is
+ * one the kernel refuses, and poll verified it as one over a file hash.
+ * The controls: a type 6 signature over the verity digest, a type 3 over
+ * an "ima:" digest.
+ */
+static void test_signature_type(void **state)
+{
+	struct att_poll_round r = { 0 };
+	unsigned char dig[32], id[34], idd[32], sig[400];
+	size_t n;
+
+	ima_key_setup();
+	memset(dig, 0x76, sizeof(dig));
+	n = sign_field("SHA256", 4, 3, 2, dig, 32, sig);
+	if (signed_round("ima:sha256:", dig, 32, sig, n, &r))
+		fail_msg("the control (ima:, type 3) was refused: %s", r.rs.r[0]);
+	assert_int_not_equal(signed_round("verity:sha256:", dig, 32, sig, n, &r), 0);
+	assert_true(reason_has(&r, "entry 1 (/bin/file): a file-hash signature over an fs-verity digest: the kernel refuses it"));
+	id[0] = 6;
+	id[1] = 4;
+	memcpy(id + 2, dig, 32);
+	EVP_Digest(id, sizeof(id), idd, NULL, EVP_sha256(), NULL);
+	n = sign_field("SHA256", 4, 6, 3, idd, 32, sig);
+	if (signed_round("verity:sha256:", dig, 32, sig, n, &r))
+		fail_msg("the control (verity:, type 6) was refused: %s", r.rs.r[0]);
+	assert_int_not_equal(signed_round("ima:sha256:", dig, 32, sig, n, &r), 0);
+	assert_true(reason_has(&r, "an fs-verity signature over a file-hash digest: the kernel refuses it"));
+	att_reasons_free(&r.rs);
 }
 
 int main(void)
@@ -512,6 +754,11 @@ int main(void)
 		cmocka_unit_test(test_unsigned_file_renamed_buffer),
 		cmocka_unit_test(test_file_equal_to_its_signature),
 		cmocka_unit_test(test_kexec_execute_renamed),
+		cmocka_unit_test(test_reason_escapes_names),
+		cmocka_unit_test(test_kexec_execute_custom_fields),
+		cmocka_unit_test(test_boot_aggregate_reordered),
+		cmocka_unit_test(test_md5_signature),
+		cmocka_unit_test(test_signature_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,6 +66,7 @@ static void test_ak_check_passes(void **state)
 	int n = att_public_name(&ak, name, sizeof(name));
 
 	assert_int_equal(att_ak_check(&ak, name, (size_t)n, &rs), 0);
+	att_reasons_free(&rs);
 }
 
 /* each attribute flipped (name recomputed): one reason naming it */
@@ -104,6 +105,7 @@ static void test_ak_check_each_attribute(void **state)
 		n = att_public_name(&p, name, sizeof(name));
 		assert_int_equal(att_ak_check(&p, name, (size_t)n, &rs), 1);
 		assert_non_null(strstr(rs.r[0], c[i].word));
+		att_reasons_free(&rs);
 		free(copy);
 	}
 }
@@ -153,6 +155,7 @@ static void test_ak_check_scheme(void **state)
 		if (att_ak_check(&p, name, (size_t)n, &rs) != 1)
 			fail_msg("AK with %s: %d reasons, want 1", c[i].word, rs.n);
 		assert_non_null(strstr(rs.r[0], c[i].word));
+		att_reasons_free(&rs);
 	}
 }
 
@@ -166,6 +169,7 @@ static void test_ak_check_wrong_name(void **state)
 	assert_int_equal(att_ak_check(&ak, name, (size_t)n, &rs), 1);
 	assert_non_null(strstr(rs.r[0], "name does not match"));
 	assert_int_equal(att_ak_check(&ak, name, (size_t)n - 1, &rs), 1);
+	att_reasons_free(&rs);
 }
 
 static void expect_parse_error(const unsigned char *b, size_t n, bool tpm2b,

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: the text inputs (PCR value files, manifests) and
- * the digest-field splitter.
+ * libFuzzer target: the text inputs (PCR value files, manifests, deny
+ * lists in every form) and the digest-field splitter.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "ima_deny.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
 #include "ima_pcr.h"
@@ -32,6 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   20);
 		ima_manifest_free(m);
 	}
-	ima_split_digest_field(data, (uint32_t)size, &algo, &alen, &d, &dlen);
+	ima_split_digest_field(data, (uint32_t)size, NULL, &algo, &alen, &d,
+			       &dlen);
+	{
+		struct ima_denylist *dl = ima_deny_new();
+
+		if (dl && !ima_deny_parse(dl, (const char *)data, size, "d",
+					  err, sizeof(err)) && size >= 32)
+			ima_deny_find(dl, ima_hash_by_name("sha256", 6), data,
+				      32);
+		ima_deny_free(dl);
+	}
 	return 0;
 }

@@ -161,94 +161,94 @@ write("good.pcrs", pcr_text(gstate))
 case("good-pcrs", "genuine list and PCR values, no quote: passes", glog,
      ["--pcrs", "good.pcrs", "--expect-policy", "strict.policy"], 0)
 
-# --- finding 1: entries on a PCR nothing binds
+# --- binding: entries on a PCR nothing binds
 ents = G + [entry_policy(PERMISSIVE, pcr=11)]
 log = build(ents)
-case("f1-unquoted-pcr-policy",
+case("binding-unquoted-policy",
      "a permissive ima_policy entry on PCR 11, outside the quote (PCR 0-10)"
      ": unbound, and never the recorded policy", log,
-     quote_files("f1-unquoted-pcr-policy", tpm_state(log)) +
+     quote_files("binding-unquoted-policy", tpm_state(log)) +
      ["--expect-policy", "permissive.policy"], 1,
      [(7, "unbound-pcr"), (1, "policy")])
-case("f1-unquoted-pcr-show-policy",
+case("binding-unquoted-show-policy",
      "--show-policy prints the bound policy, not the forged PCR 11 one",
-     log, quote_files("f1-unquoted-pcr-show-policy", tpm_state(log)) +
+     log, quote_files("binding-unquoted-show-policy", tpm_state(log)) +
      ["--show-policy"], 1, [], has=["appraise func=BPRM_CHECK"])
 ents = G[:4] + [entry_file(40, pcr=11)] + G[4:]
 log = build(ents)
-case("f1-unquoted-pcr-file",
+case("binding-unquoted-file",
      "a file measurement on PCR 11 in the middle of the list, outside the "
-     "quote", log, quote_files("f1-unquoted-pcr-file", tpm_state(log)), 1,
+     "quote", log, quote_files("binding-unquoted-file", tpm_state(log)), 1,
      [(4, "unbound-pcr")])
-write("f1-noquote.pcrs", pcr_text(tpm_state(log)))
-case("f1-noquote-pcr11",
+write("binding-noquote.pcrs", pcr_text(tpm_state(log)))
+case("binding-noquote-pcr11",
      "no quote, values for PCR 0-10 only: the PCR 11 entry is unbound",
-     log, ["--pcrs", "f1-noquote.pcrs", "--require-coverage"], 1,
+     log, ["--pcrs", "binding-noquote.pcrs", "--require-coverage"], 1,
      [(4, "unbound-pcr")])
-case("own-ignore-pcr11",
+case("binding-ignore-pcr11",
      "the same with --ignore-pcr 11: waived, and the waiver is printed",
-     log, ["--pcrs", "f1-noquote.pcrs", "--ignore-pcr", "11"], 0,
+     log, ["--pcrs", "binding-noquote.pcrs", "--ignore-pcr", "11"], 0,
      has=["PCR 11 not bound (--ignore-pcr)"])
 ents = G + [entry_policy(PERMISSIVE, pcr=11)]
 log = build(ents)
-write("own-ignored-policy.pcrs", pcr_text(tpm_state(log)))
-case("own-ignored-policy",
+write("binding-ignored-policy.pcrs", pcr_text(tpm_state(log)))
+case("binding-ignored-policy",
      "--ignore-pcr 11 waives the PCR 11 entry but its policy is still not "
-     "the recorded one", log, ["--pcrs", "own-ignored-policy.pcrs",
+     "the recorded one", log, ["--pcrs", "binding-ignored-policy.pcrs",
                                "--ignore-pcr", "11", "--expect-policy",
                                "permissive.policy"], 1, [(1, "policy")])
 
-# --- finding 2: values that cover nothing; one coverage rule
+# --- coverage: values that cover nothing; one coverage rule
 n = len(G)
-case("f2-covers-nothing",
+case("coverage-covers-nothing",
      "sha256 PCR 10 = 0 on a non-empty list: covers no entry", glog,
      ["--pcr-value", "sha256:10=" + "00" * 32], 1,
      [("-", "pcr-covers-nothing")] + [(i, "uncovered") for i in range(n)])
-case("f2-covers-nothing-allowed",
+case("coverage-covers-nothing-allowed",
      "a value covering nothing fails even with --allow-uncovered", glog,
      ["--pcr-value", "sha256:10=" + "00" * 32, "--allow-uncovered"], 1,
      [("-", "pcr-covers-nothing")])
 pre = build(G[:4])
-write("f2-prefix.pcrs", pcr_text(tpm_state(pre)))
-case("f2-noquote-tail",
+write("coverage-prefix.pcrs", pcr_text(tpm_state(pre)))
+case("coverage-tail",
      "PCR values read after entry 3, no quote: entries 4-6 are uncovered",
-     glog, ["--pcrs", "f2-prefix.pcrs"], 1,
+     glog, ["--pcrs", "coverage-prefix.pcrs"], 1,
      [(4, "uncovered"), (5, "uncovered"), (6, "uncovered")])
-case("f2-noquote-tail-allowed",
+case("coverage-tail-allowed",
      "the same with --allow-uncovered: passes, the tail is reported",
-     glog, ["--pcrs", "f2-prefix.pcrs", "--allow-uncovered"], 0,
+     glog, ["--pcrs", "coverage-prefix.pcrs", "--allow-uncovered"], 0,
      has=["not covered"])
-case("rt-appended",
+case("coverage-appended",
      "an entry appended after the quote is uncovered", build(G + [
-         entry_file(50)]), quote_files("rt-appended", gstate), 1,
+         entry_file(50)]), quote_files("coverage-appended", gstate), 1,
      [(7, "uncovered")])
-case("rt-appended-policy-allowed",
+case("coverage-appended-policy-allowed",
      "--allow-uncovered: an ima_policy entry appended after the quote is "
      "not the recorded policy", build(G + [entry_policy(PERMISSIVE)]),
-     quote_files("rt-appended-policy-allowed", gstate) +
+     quote_files("coverage-appended-policy-allowed", gstate) +
      ["--allow-uncovered", "--expect-policy", "permissive.policy"], 1,
      [(1, "policy")])
 
-# --- finding 3: boot_aggregate is required with a quote
-case("f3-quote-no-boot-pcrs",
+# --- boot: boot_aggregate is required with a quote
+case("boot-quote-no-boot-pcrs",
      "a quote over sha256 PCR 10 only cannot verify boot_aggregate", glog,
-     quote_files("f3-quote-no-boot-pcrs", gstate,
+     quote_files("boot-quote-no-boot-pcrs", gstate,
                  sel=[("sha256", [10])]), 1,
      [(0, "boot-aggregate-unverified")])
-case("f3-quote-no-boot-pcrs-waived",
+case("boot-quote-no-boot-pcrs-waived",
      "the same with --allow-unverified-boot: passes, waiver printed", glog,
-     quote_files("f3-quote-no-boot-pcrs-waived", gstate,
+     quote_files("boot-quote-no-boot-pcrs-waived", gstate,
                  sel=[("sha256", [10])]) + ["--allow-unverified-boot"], 0,
      has=["boot_aggregate not verified (--allow-unverified-boot)"])
 bad_boot = copy.deepcopy(gstate)
 bad_boot["sha256"][4] = b"\x44" * 32
-case("rt-boot-aggregate-forged",
+case("boot-aggregate-forged",
      "the quoted PCR 0-9 are not the ones boot_aggregate was made from",
-     glog, quote_files("rt-boot-aggregate-forged", bad_boot), 1,
+     glog, quote_files("boot-aggregate-forged", bad_boot), 1,
      [(0, "boot-aggregate")])
 
 
-# --- finding 4: undecodable keys
+# --- keys: undecodable keys
 def unknown_oid(der):
     """An RSA cert/key with the rsaEncryption OID made unknown."""
     oid = bytes.fromhex("06092a864886f70d010101")
@@ -258,113 +258,113 @@ def unknown_oid(der):
 
 from cryptography.hazmat.primitives.serialization import Encoding  # noqa
 write("bad-oid-cert.der", unknown_oid(ima_cert.public_bytes(Encoding.DER)))
-case("f4-ak-unknown-oid",
+case("keys-ak-unknown-oid",
      "--ak-pub: a certificate whose public key algorithm is unknown: "
-     "exit 2 naming the file", glog,
-     quote_files("f4-ak-unknown-oid", gstate)[:4] +
+     "exit 3 naming the file", glog,
+     quote_files("keys-ak-unknown-oid", gstate)[:4] +
      ["--ak-pub", "bad-oid-cert.der", "--quote-pcrs",
-      "f4-ak-unknown-oid.vals", "--nonce", NONCE.hex()], 2,
+      "keys-ak-unknown-oid.vals", "--nonce", NONCE.hex()], 3,
      errhas=["bad-oid-cert.der"])
-case("f4-key-unknown-oid",
-     "--key: the same certificate is refused, exit 2 naming the file",
-     glog, ["--pcrs", "good.pcrs", "--key", "bad-oid-cert.der"], 2,
+case("keys-ima-unknown-oid",
+     "--key: the same certificate is refused, exit 3 naming the file",
+     glog, ["--pcrs", "good.pcrs", "--key", "bad-oid-cert.der"], 3,
      errhas=["bad-oid-cert.der"])
 write("garbage-key.pem", b"-----BEGIN PUBLIC KEY-----\nAAAA\n"
       b"-----END PUBLIC KEY-----\n")
-case("rt-ak-garbage",
-     "an AK file that is no key: exit 2 naming the file", glog,
+case("keys-ak-garbage",
+     "an AK file that is no key: exit 3 naming the file", glog,
      ["--quote", "good-quote.msg", "--quote-sig", "good-quote.sig",
       "--ak-pub", "garbage-key.pem", "--quote-pcrs", "good-quote.vals",
-      "--nonce", NONCE.hex()], 2, errhas=["garbage-key.pem"])
+      "--nonce", NONCE.hex()], 3, errhas=["garbage-key.pem"])
 
-# --- finding 5: truncated / oversized quote inputs exit 3
+# --- quote files: truncated / oversized quote inputs exit 3
 for nm, edit in (("sig-truncated", lambda s: s[:-1]),
                  ("sig-oversized", lambda s: s + b"\0"),
                  ("sig-short-rsa", lambda s: s[:4] + struct.pack(
                      ">H", 255) + s[6:-1])):
-    case("f5-" + nm, "TPMT_SIGNATURE %s: exit 3" % nm, glog,
-         quote_files("f5-" + nm, gstate, sig_edit=edit), 3,
-         errhas=["f5-%s.sig" % nm])
-case("f5-plain-sig-truncated", "a plain RSA signature one byte short: "
-     "exit 3", glog, quote_files("f5-plain-sig-truncated", gstate,
+    case("quote-" + nm, "TPMT_SIGNATURE %s: exit 3" % nm, glog,
+         quote_files("quote-" + nm, gstate, sig_edit=edit), 3,
+         errhas=["quote-%s.sig" % nm])
+case("quote-sig-plain-truncated", "a plain RSA signature one byte short: "
+     "exit 3", glog, quote_files("quote-sig-plain-truncated", gstate,
                                  sig_edit=lambda s: s[6:-1]), 3,
-     errhas=["f5-plain-sig-truncated.sig"])
-case("rt-msg-truncated", "TPMS_ATTEST one byte short: exit 3", glog,
-     quote_files("rt-msg-truncated", gstate, msg_edit=lambda m: m[:-1]), 3,
-     errhas=["rt-msg-truncated.msg"])
-case("rt-msg-trailing", "TPMS_ATTEST with a trailing byte: exit 3", glog,
-     quote_files("rt-msg-trailing", gstate, msg_edit=lambda m: m + b"\0"),
-     3, errhas=["rt-msg-trailing.msg"])
-case("rt-vals-truncated", "quoted PCR values one byte short: exit 3", glog,
-     quote_files("rt-vals-truncated", gstate, vals_edit=lambda v: v[:-1]),
-     3, errhas=["rt-vals-truncated.vals"])
-case("rt-vals-oversized", "quoted PCR values with an extra byte: exit 3",
-     glog, quote_files("rt-vals-oversized", gstate,
+     errhas=["quote-sig-plain-truncated.sig"])
+case("quote-msg-truncated", "TPMS_ATTEST one byte short: exit 3", glog,
+     quote_files("quote-msg-truncated", gstate, msg_edit=lambda m: m[:-1]), 3,
+     errhas=["quote-msg-truncated.msg"])
+case("quote-msg-trailing", "TPMS_ATTEST with a trailing byte: exit 3", glog,
+     quote_files("quote-msg-trailing", gstate, msg_edit=lambda m: m + b"\0"),
+     3, errhas=["quote-msg-trailing.msg"])
+case("quote-vals-truncated", "quoted PCR values one byte short: exit 3", glog,
+     quote_files("quote-vals-truncated", gstate, vals_edit=lambda v: v[:-1]),
+     3, errhas=["quote-vals-truncated.vals"])
+case("quote-vals-oversized", "quoted PCR values with an extra byte: exit 3",
+     glog, quote_files("quote-vals-oversized", gstate,
                        vals_edit=lambda v: v + b"\0"), 3,
-     errhas=["rt-vals-oversized.vals"])
+     errhas=["quote-vals-oversized.vals"])
 
 # --- the list edited after a genuine quote
 for nm, ents in (("removed", G[:3] + G[4:]),
                  ("inserted", G[:3] + [entry_file(60)] + G[3:]),
                  ("reordered", G[:3] + [G[4], G[3]] + G[5:])):
-    case("rt-" + nm, "an entry %s after the quote: PCR 10 matches no "
-         "prefix" % nm, build(ents), quote_files("rt-" + nm, gstate), 1,
+    case("list-" + nm, "an entry %s after the quote: PCR 10 matches no "
+         "prefix" % nm, build(ents), quote_files("list-" + nm, gstate), 1,
          [("-", "pcr-mismatch")])
 ents = G[:3] + [("ima-buf", [d_ng("sha256", b"\x11" * 32), n_ng("kexec"),
                               b"critical data"], 10)] + G[3:]
 log = build(ents)
-case("rt-buf-digest", "an ima-buf entry whose digest is not its buffer's",
-     log, quote_files("rt-buf-digest", tpm_state(log)), 1,
+case("list-buf-digest", "an ima-buf entry whose digest is not its buffer's",
+     log, quote_files("list-buf-digest", tpm_state(log)), 1,
      [(3, "buf-digest")])
 
 # --- the quote itself
-case("rt-quote-certify", "a TPM_ST_ATTEST_CERTIFY, not a quote", glog,
-     quote_files("rt-quote-certify", gstate, type_=tq.ST_CERTIFY), 1,
+case("quote-certify", "a TPM_ST_ATTEST_CERTIFY, not a quote", glog,
+     quote_files("quote-certify", gstate, type_=tq.ST_CERTIFY), 1,
      [("-", "quote-type")] + unattested(n))
-case("rt-quote-magic", "magic is not TPM_GENERATED_VALUE", glog,
-     quote_files("rt-quote-magic", gstate, magic=0x12345678), 1,
+case("quote-magic", "magic is not TPM_GENERATED_VALUE", glog,
+     quote_files("quote-magic", gstate, magic=0x12345678), 1,
      [("-", "quote-magic")] + unattested(n))
-args = quote_files("rt-nonce-extra", gstate)
+args = quote_files("quote-nonce-extra", gstate)
 args[-1] = NONCE.hex() + "00"
-case("rt-nonce-extra", "the verifier's nonce has an extra byte", glog,
+case("quote-nonce-extra", "the verifier's nonce has an extra byte", glog,
      args, 1, [("-", "quote-nonce")] + unattested(n))
-args = quote_files("rt-nonce-missing", gstate)
+args = quote_files("quote-nonce-missing", gstate)
 args[-1] = NONCE[:-1].hex()
-case("rt-nonce-missing", "the verifier's nonce lacks a byte", glog, args, 1,
+case("quote-nonce-missing", "the verifier's nonce lacks a byte", glog, args, 1,
      [("-", "quote-nonce")] + unattested(n))
-args = quote_files("rt-other-ak", gstate, key=other_ak)
-case("rt-other-ak", "signed by another key than the AK", glog, args, 1,
+args = quote_files("quote-other-ak", gstate, key=other_ak)
+case("quote-other-ak", "signed by another key than the AK", glog, args, 1,
      [("-", "quote-signature")] + unattested(n))
-args = quote_files("rt-ak-alg-mismatch", gstate)
+args = quote_files("quote-ak-alg-mismatch", gstate)
 args[5] = "ak-ec.pem"
-case("rt-ak-alg-mismatch", "RSASSA signature, EC AK", glog, args, 1,
+case("quote-ak-alg-mismatch", "RSASSA signature, EC AK", glog, args, 1,
      [("-", "quote-signature")] + unattested(n))
-case("rt-vals-altered", "quoted PCR values altered: pcrDigest differs",
-     glog, quote_files("rt-vals-altered", gstate,
+case("quote-vals-altered", "quoted PCR values altered: pcrDigest differs",
+     glog, quote_files("quote-vals-altered", gstate,
                        vals_edit=lambda v: v[:-1] + bytes([v[-1] ^ 1])), 1,
      [("-", "quote-pcr-digest")] + unattested(n))
-case("rt-sha1-only",
+case("binding-sha1-quote",
      "a quote over the sha1 bank only: sha1 binds no PCR", glog,
-     quote_files("rt-sha1-only", gstate, sel=[("sha1", SEL)]), 1,
+     quote_files("binding-sha1-quote", gstate, sel=[("sha1", SEL)]), 1,
      [(0, "boot-aggregate-unverified")] +
      [(i, "unbound-pcr") for i in range(n)])
 write("sha1-only.pcrs", pcr_text(gstate, banks=("sha1",)))
-case("rt-sha1-only-pcrs", "no quote, sha1 values only: no PCR bound", glog,
+case("binding-sha1-pcrs", "no quote, sha1 values only: no PCR bound", glog,
      ["--pcrs", "sha1-only.pcrs"], 1,
      [(i, "unbound-pcr") for i in range(n)])
-case("rt-sha1-only-pcrs-allowed", "sha1 values only, --allow-sha1: passes, "
+case("binding-sha1-pcrs-allowed", "sha1 values only, --allow-sha1: passes, "
      "the waiver printed", glog, ["--pcrs", "sha1-only.pcrs", "--allow-sha1"],
      0, has=["sha1 values bind PCRs (--allow-sha1)"])
-case("rt-sel-duplicate", "the sha256 bank selected twice: exit 3", glog,
-     quote_files("rt-sel-duplicate", gstate,
+case("quote-sel-duplicate", "the sha256 bank selected twice: exit 3", glog,
+     quote_files("quote-sel-duplicate", gstate,
                  sel=[("sha256", SEL), ("sha256", SEL)]), 3,
      errhas=["twice"])
-case("rt-sel-empty", "an empty PCR selection binds nothing", glog,
-     quote_files("rt-sel-empty", gstate, sel=[]), 1,
+case("quote-sel-empty", "an empty PCR selection binds nothing", glog,
+     quote_files("quote-sel-empty", gstate, sel=[]), 1,
      [(0, "boot-aggregate-unverified")] +
      [(i, "unbound-pcr") for i in range(n)])
-case("rt-sel-empty-bitmap", "a sha256 selection with no PCR set", glog,
-     quote_files("rt-sel-empty-bitmap", gstate, sel=[("sha256", [])]), 1,
+case("quote-sel-empty-bitmap", "a sha256 selection with no PCR set", glog,
+     quote_files("quote-sel-empty-bitmap", gstate, sel=[("sha256", [])]), 1,
      [(0, "boot-aggregate-unverified")] +
      [(i, "unbound-pcr") for i in range(n)])
 

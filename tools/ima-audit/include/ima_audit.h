@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ima_deny.h"
+#include "ima_exclude.h"
+#include "ima_keylime.h"
+#include "ima_listkeys.h"
 #include "ima_log.h"
 #include "ima_manifest.h"
 #include "ima_pcr.h"
@@ -28,7 +32,18 @@ enum ima_exit {
 
 #define IMA_NO_INDEX UINT64_MAX
 #define IMA_MAX_TEMPLATE_KINDS 16
-#define IMA_MAX_FAILURES 100000	/* stored; all are counted */
+/*
+ * What a hostile list can make the audit keep and print: every failure is
+ * counted, the first IMA_FAILURES_PER_CLASS of each class are kept (the
+ * rest counted per class and reported as not listed), and a kept path is
+ * cut to IMA_PATH_KEEP bytes (its length kept).
+ */
+#define IMA_FAILURES_PER_CLASS 100
+#define IMA_PATH_KEEP 256
+#define IMA_REASON_MAX 1024	/* a reason, escaped, with its NUL */
+/* the text report lists a class's failures one a line up to this many;
+ * more become one line with the count and what to do (-v: all) */
+#define IMA_COLLAPSE_OVER 3
 
 struct ima_audit_opts {
 	struct ima_reader_opts reader;
@@ -44,6 +59,7 @@ struct ima_audit_opts {
 	size_t expect_policy_len;
 	const char *expect_policy_name;
 	int jobs;			/* verification threads, 0: inline */
+	bool verbose;			/* -v: every failure on its line */
 	unsigned int cache_slots;	/* verify-once cache, power of 2 up to
 					 * 65536; 0: 65536 (fuzzers: small) */
 	/*
@@ -53,6 +69,7 @@ struct ima_audit_opts {
 	 */
 	struct ima_pool *pool;
 	struct hashq *hashq;		/* the same for the replay thread */
+	unsigned int failures_per_class;	/* kept; 0: the default */
 	size_t hashq_bufsz;		/* PCR replay queue buffers (4 of them);
 					 * 0: 256 KiB (fuzzers: small) */
 	/*
@@ -69,6 +86,34 @@ struct ima_audit_opts {
 	bool allow_unverified_boot;	/* with a quote: waive boot_aggregate */
 	bool allow_sha1;		/* sha1 values bind too (waiver) */
 	const struct ima_quote_check *quote;	/* verified quote, or NULL */
+	/*
+	 * --ca: keys from the list's .ima records, chained to the CA, verify
+	 * signatures whose key id no --key has; each counts only if its
+	 * record is bound and covered (ima_listkeys.h). NULL: not used.
+	 */
+	struct ima_listkeys *listkeys;
+	/* --deny: an entry whose digest is listed fails (ima_deny.h) */
+	const struct ima_denylist *deny;
+	/*
+	 * --exclude and a Keylime policy's excludes: a file whose path
+	 * matches is never judged (signatures, manifest); its record is
+	 * still hashed, replayed, bound and checked against --deny
+	 */
+	const struct ima_excludes *excludes;
+	/* --manifest given a Keylime runtime policy: what it says besides
+	 * its digests, which are in manifest (ima_keylime.h) */
+	const struct ima_keylime *keylime;
+	/*
+	 * --write-keylime: every entry the audit proves (its verdict ok:
+	 * bound, covered, no failure names it, the audit complete) is added
+	 * to this policy: a file's digest by path, a key's by keyring, a
+	 * buffer's by name. NULL: none written.
+	 */
+	struct ima_keylime_out *keylime_out;
+	const char *keylime_out_name;		/* shown in the report */
+	/* every record read, after its checks (the page's entry table) */
+	void (*on_record)(void *ctx, const struct ima_record *rec);
+	void *record_ctx;
 };
 
 enum ima_fail_kind {
@@ -80,14 +125,31 @@ enum ima_fail_kind {
 	IMA_FK_GLOBAL,		/* PCR, policy */
 };
 
+/*
+ * What a failure names besides its entry and reason (the JSON report's
+ * pcr, key_id, got, expected): got is what the list holds or replays to,
+ * expected what the reference (PCR values, manifest, computation) says.
+ */
+struct ima_fail_detail {
+	int pcr;		/* -1: none */
+	bool has_keyid;
+	uint32_t keyid;
+	const char *got, *expected;	/* NULL: none; escaped when kept */
+};
+
 struct ima_failure {
 	uint64_t index;		/* IMA_NO_INDEX for global failures */
 	uint64_t offset;
 	int kind;
 	uint64_t seq;
 	int cls;		/* enum ima_fail_class */
-	char *path;		/* may be NULL */
+	char *path;		/* may be NULL; at most IMA_PATH_KEEP bytes */
+	size_t path_len;	/* the path's whole length */
 	char *reason;
+	int pcr;		/* -1: none */
+	bool has_keyid;
+	uint32_t keyid;
+	char *got, *expected;	/* NULL: none */
 };
 
 enum ima_boot_status {
@@ -121,6 +183,10 @@ struct ima_audit {
 	/* input */
 	uint64_t bytes;
 	enum ima_byte_order order;
+	enum ima_list_format format;
+	const struct ima_hash_algo *list_alg;	/* of the template digests */
+	int list_bank;				/* its bank */
+	uint64_t ascii_bytes, ascii_lines;	/* ASCII input as read */
 	bool malformed, io_error;
 	uint64_t error_offset;
 	char error[200];
@@ -141,11 +207,21 @@ struct ima_audit {
 	char boot_algo[16];
 	uint8_t boot_digest[IMA_MAX_DIGEST];
 	unsigned int boot_len;
+	bool boot_pre_5_8;	/* matched PCRs 0-7 of a bank not sha1 */
 
 	struct ima_sig_counts sig;
 
 	uint64_t mf_checked, mf_match, mf_unknown, mf_wrong, mf_no_algo;
 	uint64_t buf_checked, buf_failed;
+	uint64_t deny_checked, denied, deny_unchecked;	/* --deny */
+	uint64_t mf_by_signature;	/* Keylime: a verification key's */
+	uint64_t kl_buf_checked, kl_buf_match, kl_keys_ignored;
+	uint64_t excluded, exclude_untested;	/* --exclude */
+	uint64_t *exclude_hits;		/* per pattern */
+	/* --write-keylime: what the policy was offered, then given */
+	struct ima_kl_offer *kl_offers;
+	size_t nkl_offers, cap_kl_offers;
+	uint64_t kl_written, kl_unproven, kl_unwritable;
 
 	/* binding and coverage (computed at init / at the end) */
 	uint32_t bound;		/* bit p: PCR p bound */
@@ -168,37 +244,76 @@ struct ima_audit {
 		uint64_t count, size, segment;	/* as the record states them */
 		bool ok;
 	} *handovers;
-	size_t nhandovers;
+	size_t nhandovers, cap_handovers;
 	/*
 	 * The boot_aggregate of every later kernel: a policy recorded before
-	 * the last one that is attested was another kernel's (pick_policy)
+	 * the last one that is attested was another kernel's (pick_policy).
+	 * The TPM orders records on one PCR only, so a record on another PCR
+	 * is placed only by the kexec_execute record just before it: it
+	 * counts the entries before it (ke_count), ke_qpos of them on its own
+	 * PCR, so at most ke_count - ke_qpos on all the others.
 	 */
 	struct ima_kernel_start {
 		uint64_t index;
 		uint32_t pcr;
+		bool has_ke;		/* kexec_execute just before, same PCR,
+					 * its count read */
+		uint64_t ke_count, ke_qpos;
 	} *kstarts;
-	size_t nkstarts;
+	size_t nkstarts, cap_kstarts;
 
 	/* ima_policy entries seen; the recorded one is chosen at the end */
 	struct ima_policy_entry {
 		uint64_t index, offset;
 		uint32_t pcr;
+		uint64_t qpos;		/* entries on its PCR before it */
 		uint8_t *data;
 		size_t len;
 	} *policies;
-	size_t npolicies;
+	size_t npolicies, cap_policies;
 	bool policy_found;
+	/*
+	 * The last ima_policy record after the list's last boot_aggregate,
+	 * bound or not: what the list claims, for --show-policy when nothing
+	 * attests a policy (never a verdict)
+	 */
+	uint8_t *claimed_policy;
+	size_t claimed_policy_len;
+	uint64_t claimed_policy_index;
+	uint32_t claimed_policy_pcr;
+	bool has_claimed_policy;
+	/* --expect-policy: the first rule that differs, as each side has it */
+	char *policy_got, *policy_want;
+	unsigned long policy_rule, policy_want_line;
+	/*
+	 * Policy records that may each be the last kernel's last, but differ
+	 * (or none is surely the last kernel's): what the TPM orders does not
+	 * say which is the recorded policy (policy_diff says why)
+	 */
+	bool policy_unattributed;
+	uint64_t unattributed[IMA_NR_PCRS];
+	int nunattributed;
 	uint64_t kernel_start;	/* first entry of the kernel it must be of */
+	uint64_t pcr_seen[IMA_NR_PCRS];	/* entries read per PCR */
+	bool exec_count_ok;	/* the last kexec_execute's count read */
+	uint32_t exec_pcr;
+	uint64_t exec_count, exec_qpos;
 	uint64_t policy_index, policy_offset;
 	uint8_t *policy;
 	size_t policy_len;
 	int policy_match;	/* -1 not checked, 0 mismatch, 1 match */
-	char policy_diff[200];
+	char policy_diff[600];
 
-	/* failures */
+	/* failures: all counted, the first of each class kept */
 	struct ima_failure *failures;
 	size_t nfailures, cap_failures;
 	uint64_t failure_count;
+	uint64_t class_count[IMA_FC_COUNT];	/* counted per class */
+	uint64_t class_kept[IMA_FC_COUNT];	/* kept per class */
+	uint64_t class_lo[IMA_FC_COUNT], class_hi[IMA_FC_COUNT];
+					/* their entries (hi 0, lo 0: none
+					 * or global only; see class_entries) */
+	bool class_entries[IMA_FC_COUNT];
 
 	/* signature verification (internal) */
 	struct ima_pool *pool;
@@ -208,6 +323,9 @@ struct ima_audit {
 	unsigned int cache_slots;
 	struct hashq *hashq;	/* PCR replay on a worker thread */
 	bool hashq_shared;	/* opts->hashq: keep it running */
+
+	/* set by the command: an output it could not write (exit 2) */
+	const char *write_error;
 };
 
 /* -1 when out of memory; then a holds nothing to free. */
@@ -221,6 +339,9 @@ struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts);
 struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts);
 void ima_audit_hashq_free(struct hashq *q);
 int ima_audit_exit_code(const struct ima_audit *a);
+/* Entry index on pcr is bound and in its PCR's covered prefix (after run). */
+bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
+		       uint64_t index);
 /*
  * The text of an ima_kexec record: val[0] segment size, val[1] binary
  * list size, val[2] entry count. 0, or -1 with *why set.
@@ -242,13 +363,35 @@ void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+/* The same with what it names besides (d may be NULL). */
+void ima_audit_faild(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const struct ima_fail_detail *d, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
 /* Output (report.c) */
 void ima_report_text(const struct ima_audit *a, FILE *out);
 void ima_report_json(const struct ima_audit *a, FILE *out);
+/*
+ * The one JSON object of a run that produced no report (a usage error, an
+ * input that cannot be read): tool, version, input, exit code, message.
+ */
+void ima_report_json_error(FILE *out, const char *input, int exit_code,
+			   const char *message);
 void ima_report_failures(const struct ima_audit *a, FILE *out);
+/* The text report's lines on what binds the list and every waiver. */
+void ima_report_binding(const struct ima_audit *a, FILE *out);
 /* JSON string body (no quotes); invalid UTF-8 bytes become \u00XX. */
 void ima_json_escape(FILE *out, const char *s, size_t len);
-/* Printable form: non-printable bytes as \xNN. */
+/*
+ * Printable form: bytes outside printable ASCII, and '\', as \xNN, so
+ * that no input can start a line of its own or send a terminal control.
+ */
 void ima_text_escape(FILE *out, const char *s, size_t len);
+/*
+ * The same into dst (dstlen bytes with the NUL; cut short, never inside
+ * an escape, when it does not fit). Returns the length written.
+ */
+size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len);
 
 #endif

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ima_hash.h"
+
 #define IMA_MAX_FIELDS		16
 #define IMA_MAX_NAME_LEN	255	/* template name (or format) */
 #define IMA_LEGACY_NAME_MAX	255	/* IMA_EVENT_NAME_LEN_MAX */
@@ -28,6 +30,17 @@ enum ima_byte_order {
 	IMA_BO_AUTO = 0,
 	IMA_BO_LITTLE,
 	IMA_BO_BIG,
+};
+
+/*
+ * How the list is written: binary_runtime_measurements[_ALG], or the
+ * kernel's ASCII rendering of the same records (ascii_runtime_measurements
+ * [_ALG], what Keylime's agent sends), read into the same records.
+ */
+enum ima_list_format {
+	IMA_FMT_AUTO = 0,	/* detected from the first bytes */
+	IMA_FMT_BINARY,
+	IMA_FMT_ASCII,
 };
 
 enum ima_field_id {
@@ -67,7 +80,14 @@ struct ima_record {
 	uint64_t index;
 	uint64_t offset;	/* byte offset of the record in the log */
 	uint32_t pcr;
-	uint8_t digest[20];	/* sha1 template digest as logged */
+	/*
+	 * the template digest as logged: sha1 (20 bytes) in
+	 * binary_runtime_measurements, the bank's algorithm in the per-bank
+	 * lists (Linux 6.10+, binary_runtime_measurements_sha256, ...)
+	 */
+	uint8_t digest[IMA_MAX_DIGEST];
+	unsigned int digest_len;
+	uint64_t line;		/* ASCII input: the line; 0 for binary */
 	char name[IMA_MAX_NAME_LEN + 1];	/* template name */
 	uint32_t name_len;
 	const uint8_t *data;	/* template data as logged */
@@ -83,7 +103,17 @@ struct ima_reader_opts {
 	uint64_t max_size;		/* 0: IMA_DEFAULT_MAX_SIZE */
 	uint32_t max_entry;		/* 0: IMA_DEFAULT_MAX_ENTRY */
 	size_t chunk;			/* read() size, 0: 64 KiB */
+	enum ima_list_format format;	/* IMA_FMT_AUTO detects */
+	/*
+	 * The template digest's algorithm: NULL for sha1
+	 * (binary_runtime_measurements); a per-bank list's otherwise. An
+	 * ASCII list without it takes it from its first line's digest length
+	 * (40, 64, 96 or 128 hex digits: sha1, sha256, sha384, sha512).
+	 */
+	const struct ima_hash_algo *digest_alg;
 };
+
+struct ima_ascii;
 
 struct ima_reader {
 	int fd;			/* -1 for memory input */
@@ -96,6 +126,11 @@ struct ima_reader {
 	bool eof;
 	struct ima_reader_opts opts;
 	enum ima_byte_order order;
+	enum ima_list_format format;	/* as detected */
+	const struct ima_hash_algo *digest_alg;	/* the template digest's */
+	unsigned int digest_len;
+	bool started, own_buf;
+	struct ima_ascii *ascii;	/* ASCII input: the line converter */
 	uint64_t index;
 	uint64_t err_offset;
 	char err[160];
@@ -119,6 +154,26 @@ int ima_reader_init_mem(struct ima_reader *r, const void *mem, size_t len,
 			const struct ima_reader_opts *opts);
 /* Fills rec; pointers stay valid until the next call. */
 int ima_reader_next(struct ima_reader *r, struct ima_record *rec);
+/*
+ * Detects the format (and, for ASCII, the digest length) before the first
+ * record: IMA_READ_RECORD when records may follow (or EOF), else an error
+ * (r->err). ima_reader_next calls it; call it first to learn r->format and
+ * r->digest_alg before any record.
+ */
+int ima_reader_start(struct ima_reader *r);
+/*
+ * The bank a list's file name gives it, the way the kernel names the
+ * per-bank lists (ima_fs.c): binary_runtime_measurements_ALG and
+ * ascii_runtime_measurements_ALG set *alg to ALG; any other name leaves
+ * it. Returns 0, or -1 with err for a per-bank name of a bank not read
+ * here (one the kernel cannot hash, _tpm_alg_XX, whose digests are
+ * zero-padded sha1; or not sha1, sha256, sha384 or sha512).
+ */
+int ima_list_name_bank(const char *path, const struct ima_hash_algo **alg,
+		       char *err, size_t errlen);
+/* The ASCII input's size and lines read so far (0 for binary input). */
+uint64_t ima_reader_ascii_bytes(const struct ima_reader *r);
+uint64_t ima_reader_ascii_lines(const struct ima_reader *r);
 void ima_reader_free(struct ima_reader *r);
 
 /*
@@ -131,49 +186,88 @@ const char *ima_field_name(enum ima_field_id id);
 int ima_record_field(const struct ima_record *rec, enum ima_field_id id);
 
 /*
+ * What a digest field says its digest is: d-ngv2 writes "ima:" (a hash of
+ * the file's content) or "verity:" (the file's fs-verity digest) before
+ * the algorithm; d-ng and d-modsig write no type.
+ */
+enum ima_digest_type {
+	IMA_DT_NONE,
+	IMA_DT_IMA,
+	IMA_DT_VERITY,
+};
+
+/*
  * Split d-ng / d-ngv2 / d-modsig content "[type:]algo:\0digest".
  * Returns 0 and points algo (not NUL-terminated, algo_len bytes) and
- * digest into data; -1 if malformed.
+ * digest into data, and sets *type (may be NULL); -1 if malformed: no
+ * "algo:\0", a type other than "ima" or "verity", or more than one.
  */
-int ima_split_digest_field(const uint8_t *data, uint32_t len,
+int ima_split_digest_field(const uint8_t *data, uint32_t len, int *type,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len);
 
 /*
- * A record's data read by position, the way the kernel lays out every
- * template but "ima": u32-length-prefixed fields, the first the digest
- * (d-ng), the second the name (n-ng), a third the signature (ima-sig) or
- * the buffer (ima-buf). No bank hashes the template name, so whoever
- * holds the list can give a record any name under which its data still
- * frames: what a record is must be read from here, not from its name.
+ * A record's data read without its name. No bank hashes the template
+ * name, so whoever holds the list can give a record any name under which
+ * its data still frames: what a record is must be read from its data.
+ * Every template but "ima" lays out u32-length-prefixed fields, in the
+ * order and number the template (a custom one: any of the kernel's
+ * fields, supported_fields[] in ima_template.c) says, so the data is
+ * read two ways:
+ *
+ * - by position, as the kernel's ima-ng/ima-sig/ima-buf lay it out: the
+ *   first field the digest (d-ng), the second the name (n-ng), a third
+ *   the signature or the buffer (alg, dig, name below);
+ *
+ * - by content, under every reading any template allows: a digest field
+ *   is one that reads as d-ng/d-ngv2/d-modsig ("[type:]algo:\0digest") or
+ *   as the legacy d (20 raw bytes, sha1; 16, md5), a name one that ends
+ *   with its only NUL (n-ng, or n in a custom template), a buffer one
+ *   whose hash under a digest field's algorithm is that digest. What the
+ *   record can then be (ident): a boot_aggregate (a field reads the name
+ *   "boot_aggregate"), or the kernel's policy or ima_kexec record (a name
+ *   field reads its name, a buffer field hashes to a digest field).
  */
 struct ima_hash_algo;
+
+enum ima_ident {
+	IMA_ID_BOOT = 1 << 0,		/* boot_aggregate */
+	IMA_ID_POLICY = 1 << 1,		/* ima_policy, ima_policy_loaded */
+	IMA_ID_KEXEC_LOAD = 1 << 2,	/* ima_kexec: kexec_load */
+	IMA_ID_KEXEC_EXECUTE = 1 << 3,	/* ima_kexec: kexec_execute */
+};
 
 struct ima_data_view {
 	int n;				/* fields */
 	const uint8_t *f[IMA_MAX_FIELDS];
 	uint32_t len[IMA_MAX_FIELDS];
+	/* by position */
 	const struct ima_hash_algo *alg; /* the first field as d-ng, or NULL */
+	int dtype;			/* its enum ima_digest_type */
 	const uint8_t *dig;
 	uint32_t dlen;
 	const char *name;		/* the second field up to its NUL */
 	size_t nlen;			/* or NULL, 0 */
+	/* by content */
+	unsigned int ident;		/* enum ima_ident bits */
 	/*
-	 * A buffer as the kernel measures one: three fields, the third not
-	 * empty (the kernel measures no empty buffer, and a file's record
-	 * under a template with a buf field has an empty one), not starting
-	 * with a signature type (what a file's sig field holds: a file whose
+	 * A buffer as the kernel measures one (critical data, a kexec
+	 * command line, a key), under any template: a digest field, a name
+	 * field and a buffer field, the buffer not empty (the kernel
+	 * measures no empty buffer, and a file's record under a template
+	 * with a buf field has an empty one), not starting with a
+	 * signature's type (what a file's sig field holds: a file whose
 	 * content equals its own security.ima bytes would read as a buffer
-	 * otherwise), and the digest is its hash.
+	 * otherwise), its hash the digest; and every other field empty (the
+	 * kernel fills no file field for a buffer). buf_field is its index.
 	 */
 	bool buf;
+	int buf_field;
 };
 
 /* Frames data into v; false (v->n fields so far) if it does not frame. */
 bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		   struct ima_data_view *v);
-/* The view's name is exactly name. */
-bool ima_data_named(const struct ima_data_view *v, const char *name);
 
 static inline uint32_t ima_get32(const uint8_t *p, enum ima_byte_order o)
 {

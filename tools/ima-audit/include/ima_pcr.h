@@ -53,6 +53,26 @@ int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,
 int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
 		       uint8_t *out);
 
+/*
+ * A boot_aggregate digest against the PCR values of its bank, under each
+ * definition a kernel has used (ima_calc_boot_aggregate):
+ *  - since 5.8 (commit 20c59ce010f8), PCRs 0-9 in a bank other than sha1,
+ *    PCRs 0-7 in sha1;
+ *  - 5.7 and the stable kernels that took its change of bank (commit
+ *    6f1a1d103b48), before 5.8: PCRs 0-7 in that bank too. Such a digest
+ *    does not cover PCRs 8-9 (the boot loader's measurements of the
+ *    kernel and its command line): named, never taken for the other.
+ */
+enum ima_boot_def {
+	IMA_BOOT_DEF_MISSING = -1,	/* a needed PCR value is not given */
+	IMA_BOOT_DEF_NONE = 0,		/* matches no definition */
+	IMA_BOOT_DEF_CURRENT,		/* PCRs 0-9 (sha1: 0-7) */
+	IMA_BOOT_DEF_PRE_5_8,		/* PCRs 0-7 of a bank not sha1 */
+};
+
+int ima_boot_aggregate_match(const struct ima_pcr_values *v, int bank,
+			     const uint8_t *digest, size_t len);
+
 struct ima_replay_pcr {
 	uint8_t val[IMA_MAX_DIGEST];
 	bool matched;		/* some prefix equals the expected value */

@@ -13,6 +13,7 @@
 #include "ima_hash.h"
 
 #define IMA_XATTR_DIGSIG	0x03	/* EVM_IMA_XATTR_DIGSIG */
+#define IMA_VERITY_DIGSIG	0x06	/* IMA_VERITY_DIGSIG */
 #define IMA_SIG_HDR_LEN		9	/* struct signature_v2_hdr */
 
 /*
@@ -22,7 +23,8 @@
  */
 static inline bool ima_sig_typed(const uint8_t *p, uint32_t len)
 {
-	return len && (p[0] == IMA_XATTR_DIGSIG || p[0] == 0x05 || p[0] == 0x06);
+	return len && (p[0] == IMA_XATTR_DIGSIG || p[0] == 0x05 ||
+		       p[0] == IMA_VERITY_DIGSIG);
 }
 
 struct ima_key {
@@ -41,6 +43,19 @@ struct ima_keyring {
 int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 		     size_t errlen);
 void ima_keyring_free(struct ima_keyring *kr);
+/*
+ * A DER SubjectPublicKeyInfo (len bytes, nothing after it), RSA or EC,
+ * with key id keyid (0: computed as for a bare key). 0, or -1 with err.
+ */
+int ima_keyring_add_der_pubkey(struct ima_keyring *kr, const uint8_t *der,
+			       size_t len, uint32_t keyid, const char *what,
+			       char *err, size_t errlen);
+/*
+ * An X509 * the ring takes over on success (0); -2 for a key neither RSA
+ * nor EC (the certificate stays the caller's), -1 out of memory.
+ */
+int ima_keyring_add_cert(struct ima_keyring *kr, void *cert,
+			 const char *what);
 
 enum ima_sig_status {
 	IMA_SIG_OK = 0,
@@ -49,6 +64,9 @@ enum ima_sig_status {
 	IMA_SIG_MALFORMED,	/* header or PKCS#7 cannot be parsed */
 	IMA_SIG_ALGO_MISMATCH,	/* signature hash != measured digest hash */
 	IMA_SIG_UNSUPPORTED,	/* algorithm or format not supported */
+	IMA_SIG_WEAK_DIGEST,	/* over an md4/md5 digest: attests nothing */
+	IMA_SIG_TYPE_MISMATCH,	/* a file-hash signature over an fs-verity
+				 * digest, or the reverse */
 };
 
 /* struct signature_v2_hdr, packed, keyid and sig_size big-endian */
@@ -61,7 +79,11 @@ struct ima_sig_hdr {
 	const uint8_t *sig;
 };
 
-/* Returns IMA_SIG_OK or IMA_SIG_MALFORMED / IMA_SIG_UNSUPPORTED. */
+/*
+ * A sig field: type 3 version 2 (a signature of the file digest), or type
+ * 6 version 3 (of an fs-verity digest). Returns IMA_SIG_OK or
+ * IMA_SIG_MALFORMED / IMA_SIG_UNSUPPORTED.
+ */
 int ima_sig_parse(const uint8_t *data, uint32_t len, struct ima_sig_hdr *h);
 
 /* Per-thread verification state (caches OpenSSL contexts). */
@@ -69,13 +91,24 @@ struct ima_verifier;
 struct ima_verifier *ima_verifier_new(const struct ima_keyring *kr);
 void ima_verifier_free(struct ima_verifier *v);
 
-/* Verify an evmctl v2 signature over digest (algorithm alg). */
-int ima_verify_v2(struct ima_verifier *v, const struct ima_hash_algo *alg,
-		  const uint8_t *digest, size_t dlen,
-		  const struct ima_sig_hdr *h);
+/*
+ * Verify a sig field's signature over a record's digest (algorithm alg,
+ * type dtype, enum ima_digest_type), as the kernel's xattr_verify(): a
+ * type 3 signature signs the digest itself, a type 6 (version 3) one the
+ * digest of struct ima_file_id { u8 type 6, u8 algo, digest }. The types
+ * must agree: a file-hash signature (3) over a "verity:" digest, or a
+ * verity signature (6) over an "ima:" one, is IMA_SIG_TYPE_MISMATCH (a
+ * d-ng digest states no type: the signature's says what was signed).
+ * A digest of a collision-prone algorithm (ima_hash_collision_prone) is
+ * IMA_SIG_WEAK_DIGEST, whatever the signature.
+ */
+int ima_verify_sig(struct ima_verifier *v, const struct ima_hash_algo *alg,
+		   int dtype, const uint8_t *digest, size_t dlen,
+		   const struct ima_sig_hdr *h);
 /*
  * Verify a modsig PKCS#7 blob: d-modsig carries the digest the signer
  * signed (content digest, or digest of the authenticated attributes).
+ * IMA_SIG_WEAK_DIGEST for a collision-prone algorithm.
  */
 int ima_verify_modsig(struct ima_verifier *v, const struct ima_hash_algo *alg,
 		      const uint8_t *digest, size_t dlen, const uint8_t *p7,

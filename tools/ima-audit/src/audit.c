@@ -6,281 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ima_audit.h"
+#include "audit_internal.h"
+#include "ima_html.h"
 #include "ima_quote.h"
 
-#define CACHE_SLOTS (1u << 16)
-
-enum job_kind { JOB_V2, JOB_MODSIG };
-
-struct sig_job {
-	struct ima_audit *a;
-	enum job_kind kind;
-	uint64_t index, offset;
+/* An entry offered to --write-keylime, kept if the audit proves it. */
+struct ima_kl_offer {
+	uint64_t index;
+	uint32_t pcr;
+	enum ima_keylime_table table;
 	const struct ima_hash_algo *alg;
 	uint8_t digest[IMA_MAX_DIGEST];
-	uint32_t dlen;
-	struct ima_sig_hdr hdr;
-	uint8_t *sig;
-	uint32_t siglen;
-	size_t plen;
-	char path[];
+	char *name;
+	size_t nlen;
 };
-
-/* Jobs travel to the workers in batches to keep hand-offs rare. */
-#define BATCH 64
-
-struct sig_batch {
-	int n;
-	struct sig_job *jobs[BATCH];
-};
-
-/*
- * Hash queue: with a second CPU, PCR replay (the sha256 of every template
- * data and the extension of every bank) runs on a worker thread while
- * the main thread frames records, checks their sha1 template hash, the
- * manifest and the signatures. The main thread copies each record's
- * logged digest and hashed template data into one of HQ_NBUF buffers;
- * the worker takes full buffers in order and extends its own struct
- * ima_replay, merged back at the end, so entries are extended in log
- * order exactly as inline.
- */
-#define HQ_NBUF		4
-#define HQ_BUFSZ	(256u << 10)
-
-struct hq_item {		/* followed by len bytes, padded to 8 */
-	uint64_t index;
-	uint64_t offset;
-	uint32_t pcr;
-	uint32_t len;
-	uint32_t violation;
-	uint8_t digest[20];	/* sha1 template digest as logged */
-};
-
-struct hashq {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t ready, freed;
-	uint8_t *buf[HQ_NBUF];
-	size_t used[HQ_NBUF];
-	bool full[HQ_NBUF];	/* handed to the worker */
-	int fill;		/* buffer the main thread fills */
-	int next;		/* buffer the worker takes next */
-	size_t bufsz;		/* bytes per buffer */
-	bool done;
-	uint32_t banks;
-	struct ima_replay replay;
-};
-
-static void hq_extend(struct hashq *q, const struct hq_item *it,
-		      const uint8_t *data)
-{
-	uint8_t digests[IMA_NR_BANKS][IMA_MAX_DIGEST];
-	int b;
-
-	for (b = 0; b < IMA_NR_BANKS; b++) {
-		const struct ima_hash_algo *alg = ima_bank_algo(b);
-
-		if (!(q->banks & (1u << b)))
-			continue;
-		if (it->violation)
-			memset(digests[b], 0xff, alg->size);
-		else if (b == IMA_BANK_SHA1)
-			memcpy(digests[b], it->digest, 20);
-		else
-			ima_digest(alg, data, it->len, digests[b]);
-	}
-	ima_replay_extend_at(&q->replay, it->pcr, digests, it->index,
-			     it->offset);
-}
-
-static size_t hq_item_size(size_t len)
-{
-	return sizeof(struct hq_item) + ((len + 7) & ~(size_t)7);
-}
-
-static void *hq_worker(void *arg)
-{
-	struct hashq *q = arg;
-
-	for (;;) {
-		const uint8_t *p, *end;
-		int i;
-
-		pthread_mutex_lock(&q->lock);
-		while (!q->full[q->next] && !q->done)
-			pthread_cond_wait(&q->ready, &q->lock);
-		if (!q->full[q->next]) {
-			pthread_mutex_unlock(&q->lock);
-			break;
-		}
-		i = q->next;
-		pthread_mutex_unlock(&q->lock);
-
-		p = q->buf[i];
-		end = p + q->used[i];
-		while (p < end) {
-			const struct hq_item *it = (const void *)p;
-
-			hq_extend(q, it, p + sizeof(*it));
-			p += hq_item_size(it->len);
-		}
-
-		pthread_mutex_lock(&q->lock);
-		q->used[i] = 0;
-		q->full[i] = false;
-		q->next = (i + 1) % HQ_NBUF;
-		pthread_cond_signal(&q->freed);
-		pthread_mutex_unlock(&q->lock);
-	}
-	return NULL;
-}
-
-static void hq_free(struct hashq *q)
-{
-	int i;
-
-	for (i = 0; i < HQ_NBUF; i++)
-		free(q->buf[i]);
-	pthread_mutex_destroy(&q->lock);
-	pthread_cond_destroy(&q->ready);
-	pthread_cond_destroy(&q->freed);
-	free(q);
-}
-
-static struct hashq *hq_new(uint32_t banks, const struct ima_pcr_values *pcrs,
-			    size_t bufsz)
-{
-	struct hashq *q = calloc(1, sizeof(*q));
-	int i;
-
-	if (!q)
-		return NULL;
-	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->ready, NULL);
-	pthread_cond_init(&q->freed, NULL);
-	q->banks = banks;
-	q->bufsz = bufsz;
-	ima_replay_init(&q->replay, banks, pcrs);
-	for (i = 0; i < HQ_NBUF; i++) {
-		q->buf[i] = malloc(bufsz);
-		if (!q->buf[i])
-			goto fail;
-	}
-	if (pthread_create(&q->thread, NULL, hq_worker, q))
-		goto fail;
-	return q;
-fail:
-	hq_free(q);
-	return NULL;
-}
-
-/* Hand the buffer being filled to the worker; wait for the next one. */
-static void hq_flush(struct hashq *q)
-{
-	pthread_mutex_lock(&q->lock);
-	if (q->used[q->fill]) {
-		q->full[q->fill] = true;
-		pthread_cond_signal(&q->ready);
-		q->fill = (q->fill + 1) % HQ_NBUF;
-	}
-	while (q->full[q->fill])
-		pthread_cond_wait(&q->freed, &q->lock);
-	pthread_mutex_unlock(&q->lock);
-}
-
-static void hq_add(struct hashq *q, const struct ima_record *rec,
-		   const uint8_t *data, size_t len, bool violation)
-{
-	struct hq_item it = {
-		.index = rec->index,
-		.offset = rec->offset,
-		.pcr = rec->pcr,
-		.len = (uint32_t)len,
-		.violation = violation,
-	};
-	size_t size = hq_item_size(len);
-	int i;
-
-	memcpy(it.digest, rec->digest, 20);
-	if (size > q->bufsz) {
-		/* a huge entry: let the worker drain, then extend here */
-		hq_flush(q);
-		pthread_mutex_lock(&q->lock);
-		for (i = 0; i < HQ_NBUF; i++)
-			while (q->full[i])
-				pthread_cond_wait(&q->freed, &q->lock);
-		pthread_mutex_unlock(&q->lock);
-		hq_extend(q, &it, data);
-		return;
-	}
-	if (q->used[q->fill] + size > q->bufsz)
-		hq_flush(q);
-	memcpy(q->buf[q->fill] + q->used[q->fill], &it, sizeof(it));
-	memcpy(q->buf[q->fill] + q->used[q->fill] + sizeof(it), data, len);
-	q->used[q->fill] += size;
-}
-
-/* Drain the queue, stop the worker, take its replay as a->replay. */
-static void hq_finish(struct ima_audit *a)
-{
-	struct hashq *q = a->hashq;
-	int i;
-
-	if (!q)
-		return;
-	hq_flush(q);
-	pthread_mutex_lock(&q->lock);
-	if (a->hashq_shared) {
-		/* the worker stays: wait until it has taken every buffer */
-		for (i = 0; i < HQ_NBUF; i++)
-			while (q->full[i])
-				pthread_cond_wait(&q->freed, &q->lock);
-		a->replay = q->replay;	/* its pending lists move too */
-		memset(&q->replay, 0, sizeof(q->replay));
-		pthread_mutex_unlock(&q->lock);
-		a->hashq = NULL;
-		return;
-	}
-	q->done = true;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	a->replay = q->replay;	/* same banks and expected values */
-	hq_free(q);
-	a->hashq = NULL;
-}
 
 static const char *const class_names[IMA_FC_COUNT] = {
-	[IMA_FC_GENERIC] = "failure",
-	[IMA_FC_TEMPLATE_HASH] = "template-hash",
-	[IMA_FC_UNKNOWN_TEMPLATE] = "unknown-template",
-	[IMA_FC_MALFORMED_FIELD] = "malformed-field",
-	[IMA_FC_BOOT_AGGREGATE] = "boot-aggregate",
-	[IMA_FC_BOOT_UNVERIFIED] = "boot-aggregate-unverified",
-	[IMA_FC_BAD_SIGNATURE] = "bad-signature",
-	[IMA_FC_UNKNOWN_KEY] = "unknown-key",
-	[IMA_FC_SIG_ALGO] = "signature-algorithm",
-	[IMA_FC_SIG_MALFORMED] = "signature-malformed",
-	[IMA_FC_SIG_UNSUPPORTED] = "signature-unsupported",
-	[IMA_FC_UNSIGNED] = "unsigned",
-	[IMA_FC_MANIFEST_PATH] = "manifest-path",
-	[IMA_FC_MANIFEST_DIGEST] = "manifest-digest",
-	[IMA_FC_MANIFEST_ALGO] = "manifest-algorithm",
-	[IMA_FC_BUF_DIGEST] = "buf-digest",
-	[IMA_FC_POLICY] = "policy",
-	[IMA_FC_PCR_MISMATCH] = "pcr-mismatch",
-	[IMA_FC_PCR_BANKS_DISAGREE] = "pcr-banks-disagree",
-	[IMA_FC_PCR_COVERS_NOTHING] = "pcr-covers-nothing",
-	[IMA_FC_UNBOUND_PCR] = "unbound-pcr",
-	[IMA_FC_UNCOVERED] = "uncovered",
-	[IMA_FC_QUOTE_MAGIC] = "quote-magic",
-	[IMA_FC_QUOTE_TYPE] = "quote-type",
-	[IMA_FC_QUOTE_NONCE] = "quote-nonce",
-	[IMA_FC_QUOTE_SIGNATURE] = "quote-signature",
-	[IMA_FC_QUOTE_PCR_DIGEST] = "quote-pcr-digest",
-	[IMA_FC_QUOTE_UNATTESTED] = "quote-unattested",
-	[IMA_FC_KEXEC] = "kexec-handover",
+#define IMA_FC_NAME(id, name) [IMA_FC_##id] = name,
+	IMA_FAIL_CLASSES(IMA_FC_NAME)
+#undef IMA_FC_NAME
 };
 
 const char *ima_fail_class_name(int cls)
@@ -302,11 +46,15 @@ static int class_kind(int cls)
 	case IMA_FC_SIG_ALGO:
 	case IMA_FC_SIG_MALFORMED:
 	case IMA_FC_SIG_UNSUPPORTED:
+	case IMA_FC_SIG_TYPE:
 	case IMA_FC_UNSIGNED:
+	case IMA_FC_LIST_KEY:
 		return IMA_FK_SIG;
 	case IMA_FC_MANIFEST_PATH:
 	case IMA_FC_MANIFEST_DIGEST:
 	case IMA_FC_MANIFEST_ALGO:
+	case IMA_FC_DENIED:
+	case IMA_FC_DENY_ALGO:
 		return IMA_FK_MANIFEST;
 	case IMA_FC_POLICY:
 	case IMA_FC_PCR_MISMATCH:
@@ -325,46 +73,139 @@ static int class_kind(int cls)
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
-			const char *reason);
+			const struct ima_fail_detail *d, const char *reason);
+
+/*
+ * A reason may quote input (a template name): it is kept escaped
+ * (ima_escape), so that no output can print a line the list wrote.
+ */
+static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		  int kind, int cls, const char *path, size_t plen,
+		  const struct ima_fail_detail *d, const char *fmt, va_list ap)
+	__attribute__((format(printf, 9, 0)));
+
+static void vfail(struct ima_audit *a, uint64_t index, uint64_t offset,
+		  int kind, int cls, const char *path, size_t plen,
+		  const struct ima_fail_detail *d, const char *fmt, va_list ap)
+{
+	char raw[256], reason[IMA_REASON_MAX];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	ima_escape(reason, sizeof(reason), raw, strlen(raw));
+	add_failure(a, index, offset, kind, cls, path, plen, d, reason);
+}
 
 void ima_audit_failc(struct ima_audit *a, uint64_t index, uint64_t offset,
 		     int cls, const char *path, size_t plen,
 		     const char *fmt, ...)
 {
-	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, NULL, fmt,
+	      ap);
 	va_end(ap);
-	add_failure(a, index, offset, class_kind(cls), cls, path, plen,
-		    reason);
+}
+
+void ima_audit_faild(struct ima_audit *a, uint64_t index, uint64_t offset,
+		     int cls, const char *path, size_t plen,
+		     const struct ima_fail_detail *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(a, index, offset, class_kind(cls), cls, path, plen, d, fmt,
+	      ap);
+	va_end(ap);
+}
+
+/*
+ * A failure of one record: its PCR is named (unless d names one), and
+ * whatever else d holds.
+ */
+static void rfail(struct ima_audit *a, const struct ima_record *rec,
+		  const struct ima_fail_detail *d, int cls, const char *path,
+		  size_t plen, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void rfail(struct ima_audit *a, const struct ima_record *rec,
+		  const struct ima_fail_detail *d, int cls, const char *path,
+		  size_t plen, const char *fmt, ...)
+{
+	struct ima_fail_detail dd = { .pcr = (int)rec->pcr };
+	va_list ap;
+
+	if (d) {
+		dd = *d;
+		if (dd.pcr < 0)
+			dd.pcr = (int)rec->pcr;
+	}
+	va_start(ap, fmt);
+	vfail(a, rec->index, rec->offset, class_kind(cls), cls, path, plen,
+	      &dd, fmt, ap);
+	va_end(ap);
 }
 
 void ima_audit_fail(struct ima_audit *a, uint64_t index, uint64_t offset,
 		    int kind, const char *path, size_t plen,
 		    const char *fmt, ...)
 {
-	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	vfail(a, index, offset, kind, IMA_FC_GENERIC, path, plen, NULL, fmt,
+	      ap);
 	va_end(ap);
-	add_failure(a, index, offset, kind, IMA_FC_GENERIC, path, plen,
-		    reason);
+}
+
+/* "ALG:HEX" of a digest, into out (IMA_DIGEST_TEXT bytes) */
+#define IMA_DIGEST_TEXT (24 + 2 * IMA_MAX_DIGEST)
+static const char *digest_text(char *out, const struct ima_hash_algo *alg,
+			       const uint8_t *d, size_t len)
+{
+	size_t n = (size_t)snprintf(out, IMA_DIGEST_TEXT, "%s:",
+				    alg ? alg->name : "?");
+
+	if (len > IMA_MAX_DIGEST)
+		len = IMA_MAX_DIGEST;
+	ima_bin2hex(d, len, out + n);
+	return out;
+}
+
+/* A detail's text, escaped as a reason is; NULL for none (or no memory) */
+static char *detail_text(const char *s)
+{
+	char buf[IMA_REASON_MAX];
+
+	if (!s)
+		return NULL;
+	ima_escape(buf, sizeof(buf), s, strlen(s));
+	return strdup(buf);
 }
 
 static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 			int kind, int cls, const char *path, size_t plen,
-			const char *reason)
+			const struct ima_fail_detail *d, const char *reason)
 {
+	unsigned int keep = a->opts->failures_per_class ?
+			    a->opts->failures_per_class :
+			    IMA_FAILURES_PER_CLASS;
 	struct ima_failure *f;
 
+	if (cls < 0 || cls >= IMA_FC_COUNT)
+		cls = IMA_FC_GENERIC;
 	pthread_mutex_lock(&a->lock);
 	a->failure_count++;
-	if (a->nfailures == IMA_MAX_FAILURES)
-		goto out;
+	a->class_count[cls]++;
+	if (index != IMA_NO_INDEX) {
+		if (!a->class_entries[cls] || index < a->class_lo[cls])
+			a->class_lo[cls] = index;
+		if (!a->class_entries[cls] || index > a->class_hi[cls])
+			a->class_hi[cls] = index;
+		a->class_entries[cls] = true;
+	}
+	if (a->class_kept[cls] >= keep)
+		goto out;	/* counted, reported as not listed */
 	if (a->nfailures == a->cap_failures) {
 		size_t ncap = a->cap_failures ? 2 * a->cap_failures : 64;
 		struct ima_failure *nf = realloc(a->failures,
@@ -383,195 +224,39 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 	f->kind = kind;
 	f->cls = cls;
 	f->seq = a->failure_count;
-	f->path = path ? strndup(path, plen) : NULL;
+	f->path = path ? strndup(path, plen < IMA_PATH_KEEP ? plen :
+				 IMA_PATH_KEEP) : NULL;
+	f->path_len = path ? plen : 0;
 	f->reason = strdup(reason);
-	if (f->reason && (f->path || !path)) {
+	f->pcr = d ? d->pcr : -1;
+	f->has_keyid = d && d->has_keyid;
+	f->keyid = d ? d->keyid : 0;
+	f->got = d ? detail_text(d->got) : NULL;
+	f->expected = d ? detail_text(d->expected) : NULL;
+	if (f->reason && (f->path || !path) &&
+	    (!d || ((f->got || !d->got) && (f->expected || !d->expected)))) {
 		a->nfailures++;
+		a->class_kept[cls]++;
 	} else {
 		a->oom = true;
 		free(f->path);
 		free(f->reason);
+		free(f->got);
+		free(f->expected);
 	}
 out:
 	pthread_mutex_unlock(&a->lock);
 }
 
-static void *verifier_new(void *arg)
+/* n more failures of class cls, counted and not listed */
+static void count_failures(struct ima_audit *a, int cls, uint64_t n)
 {
-	struct ima_audit_opts *opts = arg;
-
-	return ima_verifier_new(&opts->keys);
-}
-
-static void verifier_free(void *v)
-{
-	ima_verifier_free(v);
-}
-
-/* Returns false (no caching for this job) if it cannot be computed. */
-static bool cache_key(const struct sig_job *j, uint8_t *key)
-{
-	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
-	uint8_t *buf = malloc(16 + j->dlen + j->siglen);
-	size_t n = 0;
-
-	if (!buf)
-		return false;
-	buf[n++] = (uint8_t)j->kind;
-	buf[n++] = (uint8_t)j->alg->id;
-	memcpy(buf + n, &j->dlen, 4);
-	n += 4;
-	memcpy(buf + n, j->digest, j->dlen);
-	n += j->dlen;
-	memcpy(buf + n, j->sig, j->siglen);
-	n += j->siglen;
-	n = ima_digest(sha256, buf, n, key) ? 0 : 1;
-	free(buf);
-	return n;
-}
-
-static void report_sig(struct sig_job *j, int rc, bool cached)
-{
-	struct ima_audit *a = j->a;
-	bool modsig = j->kind == JOB_MODSIG;
-	const char *what = modsig ? "modsig" : "signature";
-
 	pthread_mutex_lock(&a->lock);
-	if (cached)
-		a->sig.cache_hits++;
-	if (rc == IMA_SIG_OK) {
-		a->sig.verified++;
-		if (modsig)
-			a->sig.modsig_verified++;
-	} else {
-		a->sig.failed++;
-		if (modsig)
-			a->sig.modsig_failed++;
-		if (rc == IMA_SIG_UNKNOWN_KEY)
-			a->sig.unknown_key++;
-	}
+	a->failure_count += n;
+	a->class_count[cls] += n;
 	pthread_mutex_unlock(&a->lock);
-
-	switch (rc) {
-	case IMA_SIG_OK:
-		break;
-	case IMA_SIG_BAD:
-		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
-				       j->plen, "modsig: bad signature");
-		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_BAD_SIGNATURE, j->path,
-				       j->plen,
-				       "bad signature (key id %08x)",
-				       j->hdr.keyid);
-		break;
-	case IMA_SIG_UNKNOWN_KEY:
-		if (modsig)
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
-				       j->plen,
-				       "modsig: signer certificate not among the keys");
-		else
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_UNKNOWN_KEY, j->path,
-				       j->plen, "unknown key id %08x",
-				       j->hdr.keyid);
-		break;
-	case IMA_SIG_ALGO_MISMATCH:
-		if (modsig) {
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
-				       j->plen,
-				       "modsig: PKCS#7 digest algorithm is not the d-modsig %s",
-				       j->alg->name);
-		} else {
-			const struct ima_hash_algo *h =
-				ima_hash_by_id(j->hdr.hash_algo);
-
-			ima_audit_failc(a, j->index, j->offset, IMA_FC_SIG_ALGO, j->path,
-				       j->plen,
-				       "signature hash %s does not match d-ng %s",
-				       h ? h->name : "unknown", j->alg->name);
-		}
-		break;
-	case IMA_SIG_MALFORMED:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_MALFORMED, j->path, j->plen,
-			       "%s: malformed %s", what,
-			       modsig ? "PKCS#7 message" : "signature header");
-		break;
-	default:
-		ima_audit_failc(a, j->index, j->offset,
-				IMA_FC_SIG_UNSUPPORTED, j->path, j->plen,
-			       "%s: unsupported algorithm or key type (%s)",
-			       what, j->alg->name);
-		break;
-	}
 }
 
-static void run_job(void *arg, void *state)
-{
-	struct sig_job *j = arg;
-	struct ima_audit *a = j->a;
-	uint8_t key[32];
-	uint8_t *slot;
-	int rc;
-
-	if (!state) {
-		/* the worker has no verifier (allocation failed): exit 3 */
-		pthread_mutex_lock(&a->lock);
-		a->oom = true;
-		pthread_mutex_unlock(&a->lock);
-		goto out;
-	}
-	if (!cache_key(j, key)) {
-		/* verify without the cache rather than share a slot */
-		slot = NULL;
-		goto verify;
-	}
-	slot = a->cache[(key[0] | key[1] << 8) & (a->cache_slots - 1)];
-	pthread_mutex_lock(&a->lock);
-	if (slot[32] && !memcmp(slot, key, 32)) {
-		rc = slot[32] - 1;
-		pthread_mutex_unlock(&a->lock);
-		report_sig(j, rc, true);
-		goto out;
-	}
-	pthread_mutex_unlock(&a->lock);
-verify:
-	if (j->kind == JOB_V2)
-		rc = ima_verify_v2(state, j->alg, j->digest, j->dlen, &j->hdr);
-	else
-		rc = ima_verify_modsig(state, j->alg, j->digest, j->dlen,
-				       j->sig, j->siglen);
-
-	if (slot) {
-		pthread_mutex_lock(&a->lock);
-		memcpy(slot, key, 32);
-		slot[32] = (uint8_t)(rc + 1);
-		pthread_mutex_unlock(&a->lock);
-	}
-	report_sig(j, rc, false);
-out:
-	free(j->sig);
-	free(j);
-}
-
-static void run_batch(void *arg, void *state)
-{
-	struct sig_batch *b = arg;
-	int i;
-
-	for (i = 0; i < b->n; i++)
-		run_job(b->jobs[i], state);
-	free(b);
-}
-
-static void flush_batch(struct ima_audit *a)
-{
-	if (a->batch && a->batch->n)
-		ima_pool_submit(a->pool, a->batch);
-	else
-		free(a->batch);
-	a->batch = NULL;
-}
 
 /*
  * With a quote, the expected values are the quoted ones if every check
@@ -599,42 +284,6 @@ static void bind(struct ima_audit *a, struct ima_audit_opts *opts)
 	a->bound &= ~opts->ignore_pcrs;
 }
 
-struct hashq *ima_audit_hashq_new(const struct ima_audit_opts *opts)
-{
-	return hq_new(0, NULL, opts->hashq_bufsz ? opts->hashq_bufsz :
-		      HQ_BUFSZ);
-}
-
-void ima_audit_hashq_free(struct hashq *q)
-{
-	if (!q)
-		return;
-	pthread_mutex_lock(&q->lock);
-	q->done = true;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
-	hq_free(q);
-}
-
-struct ima_pool *ima_audit_pool_new(struct ima_audit_opts *opts)
-{
-	return ima_pool_new(opts->jobs, 16, run_batch, verifier_new,
-			    verifier_free, opts);
-}
-
-/* Every submitted job done; the audit's own pool freed. */
-static void pool_done(struct ima_audit *a)
-{
-	if (!a->pool)
-		return;
-	flush_batch(a);
-	if (a->pool_shared)
-		ima_pool_wait(a->pool);
-	else
-		ima_pool_finish(a->pool);
-	a->pool = NULL;
-}
 
 int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 {
@@ -648,42 +297,19 @@ int ima_audit_init(struct ima_audit *a, struct ima_audit_opts *opts)
 	for (b = 0; b < IMA_NR_BANKS; b++)
 		if (opts->pcrs.have[b])
 			opts->banks |= 1u << b;
-	/*
-	 * With keys, the verification threads have the CPUs; replay is
-	 * cheap next to them and stays inline.
-	 */
-	if (opts->jobs > 0 && !opts->keys.n && opts->banks && opts->hashq) {
-		struct hashq *q = opts->hashq;
-
-		/* idle since the last audit's hq_finish: start afresh */
-		pthread_mutex_lock(&q->lock);
-		q->banks = opts->banks;
-		ima_replay_init(&q->replay, opts->banks, &opts->pcrs);
-		q->fill = q->next = 0;
-		pthread_mutex_unlock(&q->lock);
-		a->hashq = q;
-		a->hashq_shared = true;
-	} else if (opts->jobs > 0 && !opts->keys.n && opts->banks) {
-		a->hashq = hq_new(opts->banks, &opts->pcrs,
-				  opts->hashq_bufsz ? opts->hashq_bufsz :
-				  HQ_BUFSZ);
-	}
+	audit_replay_start(a);
 	ima_replay_init(&a->replay, opts->banks, &opts->pcrs);
-	if (opts->keys.n) {
-		a->cache_slots = opts->cache_slots ? opts->cache_slots :
-				 CACHE_SLOTS;
-		if (a->cache_slots & (a->cache_slots - 1) ||
-		    a->cache_slots > CACHE_SLOTS)
-			a->cache_slots = CACHE_SLOTS;
-		a->cache = calloc(a->cache_slots, sizeof(*a->cache));
-		a->pool_shared = opts->pool;
-		if (a->cache)
-			a->pool = opts->pool ? opts->pool :
-				  ima_audit_pool_new(opts);
-		if (!a->pool) {
-			ima_audit_free(a);	/* nothing is left to free */
+	if (ima_excludes_count(opts->excludes)) {
+		a->exclude_hits = calloc(ima_excludes_count(opts->excludes),
+					 sizeof(*a->exclude_hits));
+		if (!a->exclude_hits) {
+			ima_audit_free(a);
 			return -1;
 		}
+	}
+	if (audit_sigs_start(a)) {
+		ima_audit_free(a);	/* nothing is left to free */
+		return -1;
 	}
 	return 0;
 }
@@ -692,12 +318,14 @@ void ima_audit_free(struct ima_audit *a)
 {
 	size_t i;
 
-	hq_finish(a);	/* if ima_audit_run was not called */
-	pool_done(a);
+	audit_replay_finish(a);	/* if ima_audit_run was not called */
+	audit_sigs_done(a);
 
 	for (i = 0; i < a->nfailures; i++) {
 		free(a->failures[i].path);
 		free(a->failures[i].reason);
+		free(a->failures[i].got);
+		free(a->failures[i].expected);
 	}
 	free(a->failures);
 	for (i = 0; i < a->npolicies; i++)
@@ -705,8 +333,15 @@ void ima_audit_free(struct ima_audit *a)
 	free(a->policies);
 	free(a->handovers);
 	free(a->kstarts);
+	free(a->claimed_policy);
+	free(a->policy_got);
+	free(a->policy_want);
 	a->policy = NULL;
 	free(a->cache);
+	free(a->exclude_hits);
+	for (i = 0; i < a->nkl_offers; i++)
+		free(a->kl_offers[i].name);
+	free(a->kl_offers);
 	ima_replay_free(&a->replay);
 	pthread_mutex_destroy(&a->lock);
 }
@@ -739,6 +374,8 @@ static bool all_zero(const uint8_t *p, size_t len)
 
 struct entry_info {
 	const struct ima_hash_algo *alg;	/* file digest algorithm */
+	int dtype;				/* enum ima_digest_type */
+	int idig, iname;			/* their fields, or -1 */
 	const uint8_t *digest;
 	uint32_t dlen;
 	const char *path;
@@ -769,7 +406,7 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 	int b;
 
 	if (a->hashq) {
-		hq_add(a->hashq, rec, data, len, violation);
+		audit_replay_add(a, rec, data, len, violation);
 		return;
 	}
 	for (b = 0; b < IMA_NR_BANKS; b++) {
@@ -780,8 +417,8 @@ static void replay(struct ima_audit *a, const struct ima_record *rec,
 		/* violations invalidate the PCR: 0xff.. is extended */
 		if (violation)
 			memset(digests[b], 0xff, alg->size);
-		else if (b == IMA_BANK_SHA1)
-			memcpy(digests[b], rec->digest, 20);
+		else if (b == a->list_bank)
+			memcpy(digests[b], rec->digest, alg->size);
 		else
 			ima_digest(alg, data, len, digests[b]);
 	}
@@ -794,11 +431,14 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 {
 	const char *algo;
 	size_t algo_len;
+	bool v2;
 	int i;
 
+	e->idig = e->iname = -1;
 	i = ima_record_field(rec, IMA_F_N_NG);
 	if (i < 0)
 		i = ima_record_field(rec, IMA_F_N);
+	e->iname = i;
 	if (i >= 0) {
 		const struct ima_field *f = &rec->fields[i];
 		const uint8_t *nul = memchr(f->data, '\0', f->len);
@@ -808,6 +448,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 
 	i = ima_record_field(rec, IMA_F_D);
+	e->idig = i;
 	if (i >= 0) {
 		e->alg = ima_bank_algo(IMA_BANK_SHA1);
 		e->digest = rec->fields[i].data;
@@ -819,17 +460,27 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 		i = ima_record_field(rec, IMA_F_D_NGV2);
 	if (i < 0)
 		return true;	/* no digest field, nothing to check */
+	e->idig = i;
+	v2 = rec->fields[i].id == IMA_F_D_NGV2;
+	/*
+	 * d-ngv2 always states what its digest is ("ima:" or "verity:") and
+	 * d-ng never does: a type where none belongs (or none where one
+	 * does) is a field renamed, the type it dropped or made up
+	 */
 	if (ima_split_digest_field(rec->fields[i].data, rec->fields[i].len,
-				   &algo, &algo_len, &e->digest, &e->dlen)) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+				   &e->dtype, &algo, &algo_len, &e->digest,
+				   &e->dlen) ||
+	    v2 != (e->dtype != IMA_DT_NONE)) {
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
-			       "malformed %s field (expected \"algo:\\0digest\")",
-			       ima_field_name(rec->fields[i].id));
+			       "malformed %s field (expected %sALGO, \":\", NUL, DIGEST)",
+			       ima_field_name(rec->fields[i].id),
+			       v2 ? "\"ima:\" or \"verity:\", " : "");
 		return false;
 	}
 	e->alg = ima_hash_by_name(algo, algo_len);
 	if (!e->alg) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "unknown digest algorithm '%.*s'",
 			       (int)(algo_len > 32 ? 32 : algo_len), algo);
@@ -837,7 +488,7 @@ static bool get_fields(struct ima_audit *a, const struct ima_record *rec,
 	}
 check:
 	if (e->dlen != e->alg->size) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MALFORMED_FIELD,
+		rfail(a, rec, NULL, IMA_FC_MALFORMED_FIELD,
 			       e->path, e->plen,
 			       "%s digest has %u bytes, expected %u",
 			       e->alg->name, e->dlen, e->alg->size);
@@ -869,8 +520,7 @@ static void check_boot_aggregate(struct ima_audit *a,
 				 const struct ima_record *rec,
 				 const struct entry_info *e)
 {
-	uint8_t want[IMA_MAX_DIGEST];
-	int bank;
+	int bank, def;
 
 	if (!e->alg) {
 		a->boot = IMA_BOOT_BAD_FIELD;
@@ -897,22 +547,37 @@ static void check_boot_aggregate(struct ima_audit *a,
 				"no PCR bank for its digest algorithm");
 		return;
 	}
-	if (ima_boot_aggregate(&a->opts->pcrs, bank, want)) {
+	def = ima_boot_aggregate_match(&a->opts->pcrs, bank, e->digest,
+				       e->dlen);
+	if (def == IMA_BOOT_DEF_MISSING) {
 		a->boot = IMA_BOOT_NOT_CHECKED;
 		boot_unverified(a, rec, e, bank == IMA_BANK_SHA1 ?
 				"the quote lacks sha1 PCRs 0-7" :
 				"the quote lacks the bank's PCRs 0-9");
 		return;
 	}
-	if (!memcmp(want, e->digest, e->dlen)) {
+	if (def != IMA_BOOT_DEF_NONE) {
+		/* the definition before 5.8 is named in the report */
+		if (def == IMA_BOOT_DEF_PRE_5_8)
+			a->boot_pre_5_8 = true;
 		a->boot = IMA_BOOT_MATCH;
 		return;
 	}
 	a->boot = IMA_BOOT_MISMATCH;
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BOOT_AGGREGATE, e->path,
-		       e->plen,
-		       "boot_aggregate does not match %s PCRs 0-%d",
-		       e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+	{
+		char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+		uint8_t agg[IMA_MAX_DIGEST];
+		struct ima_fail_detail d = {
+			.pcr = -1,
+			.got = digest_text(got, e->alg, e->digest, e->dlen),
+		};
+
+		if (!ima_boot_aggregate(&a->opts->pcrs, bank, agg))
+			d.expected = digest_text(want, e->alg, agg, e->dlen);
+		rfail(a, rec, &d, IMA_FC_BOOT_AGGREGATE, e->path, e->plen,
+		      "boot_aggregate does not match %s PCRs 0-%d",
+		      e->alg->name, bank == IMA_BANK_SHA1 ? 7 : 9);
+	}
 }
 
 /*
@@ -977,14 +642,22 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 			const struct entry_info *e, const struct ima_field *buf,
 			bool execute)
 {
-	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE;
+	/*
+	 * the kernel counts the list it hands over, always the sha1 one
+	 * (ima_dump_measurement_list): a per-bank list's records are longer
+	 * by their digests' extra bytes
+	 */
+	uint64_t v[3], want = rec->offset + IMA_KEXEC_HDR_SIZE -
+			      rec->index * (rec->digest_len - IMA_SHA1_LEN);
 	struct ima_handover *h = NULL;
 	const char *why;
 	bool ok = true;
 
 	if (execute) {
-		struct ima_handover *nh = realloc(a->handovers,
-						  (a->nhandovers + 1) * sizeof(*nh));
+		struct ima_handover *nh = ima_reserve(a->handovers,
+						      &a->cap_handovers,
+						      a->nhandovers,
+						      sizeof(*nh));
 
 		if (!nh) {
 			a->oom = true;
@@ -997,11 +670,12 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		a->exec_pending = true;
 		a->exec_index = rec->index;
 		a->exec_offset = rec->offset;
+		a->exec_count_ok = false;
 	} else {
 		a->kexec_loads++;
 	}
 	if (ima_kexec_parse(buf->data, buf->len, v, &why)) {
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen, "malformed ima_kexec record: %s",
 				why);
 		return;
@@ -1010,18 +684,35 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 		h->segment = v[0];
 		h->size = v[1];
 		h->count = v[2];
+		a->exec_count_ok = true;
+		a->exec_pcr = rec->pcr;
+		a->exec_count = v[2];
+		a->exec_qpos = a->pcr_seen[rec->pcr] - 1;
 	}
 	if (v[2] != rec->index) {
+		char got[24], want[24];
+		struct ima_fail_detail d = { .pcr = -1, .got = got,
+					     .expected = want };
+
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v[2]);
+		snprintf(want, sizeof(want), "%llu",
+			 (unsigned long long)rec->index);
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, &d, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"it counts %llu entries, %llu precede it",
 				(unsigned long long)v[2],
 				(unsigned long long)rec->index);
 	}
 	if (v[1] != want) {
+		char got[24], exp[24];
+		struct ima_fail_detail d = { .pcr = -1, .got = got,
+					     .expected = exp };
+
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v[1]);
+		snprintf(exp, sizeof(exp), "%llu", (unsigned long long)want);
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, &d, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"it gives the list as %llu bytes, the entries before it take %llu (with the %d-byte header)",
 				(unsigned long long)v[1],
@@ -1029,7 +720,7 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 	}
 	if (execute && v[1] > v[0]) {
 		ok = false;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen,
 				"truncated hand-over: the list (%llu bytes) does not fit the kexec segment (%llu bytes)",
 				(unsigned long long)v[1],
@@ -1041,6 +732,203 @@ static void check_kexec(struct ima_audit *a, const struct ima_record *rec,
 
 static bool policy_name(const char *p, size_t n);
 
+/* A key the kernel put on .ima (KEY_CHECK), offered to --ca's chain. */
+static void list_key(struct ima_audit *a, const struct ima_record *rec,
+		     const struct entry_info *e, const struct ima_field *buf)
+{
+	char why[256];
+	int rc = ima_listkeys_add(a->opts->listkeys, buf->data, buf->len,
+				  rec->index, rec->offset, rec->pcr, why,
+				  sizeof(why));
+
+	if (rc == -2)
+		a->oom = true;
+	else if (rc)
+		rfail(a, rec, NULL, IMA_FC_LIST_KEY,
+				e->path, e->plen, "key refused: %s", why);
+}
+
+/*
+ * --write-keylime: the entry's digest under its name in table, written
+ * at the end if the audit proves the entry (keylime_offers_done).
+ */
+static void offer(struct ima_audit *a, const struct ima_record *rec,
+		  const struct entry_info *e, enum ima_keylime_table table)
+{
+	struct ima_kl_offer *o;
+
+	if (!a->opts->keylime_out || !e->alg || !e->path || e->violation)
+		return;
+	o = ima_reserve(a->kl_offers, &a->cap_kl_offers, a->nkl_offers,
+			sizeof(*o));
+	if (!o) {
+		a->oom = true;
+		return;
+	}
+	a->kl_offers = o;
+	o += a->nkl_offers;
+	o->name = malloc(e->plen ? e->plen : 1);
+	if (!o->name) {
+		a->oom = true;
+		return;
+	}
+	memcpy(o->name, e->path, e->plen);
+	o->nlen = e->plen;
+	o->index = rec->index;
+	o->pcr = rec->pcr;
+	o->table = table;
+	o->alg = e->alg;
+	memcpy(o->digest, e->digest, e->dlen);
+	a->nkl_offers++;
+}
+
+/* Whether a listed failure names entry index (failures sorted by it). */
+static bool entry_failed(const struct ima_audit *a, uint64_t index)
+{
+	size_t lo = 0, hi = a->nfailures;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->failures[mid].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->nfailures && a->failures[lo].index == index;
+}
+
+/* The offers the audit proved go into the policy; the others are counted. */
+static void keylime_offers_done(struct ima_audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkl_offers; i++) {
+		const struct ima_kl_offer *o = &a->kl_offers[i];
+		int rc;
+
+		if (ima_entry_verdict(a, o->pcr, o->index,
+				      entry_failed(a, o->index)) != IMA_EV_OK) {
+			a->kl_unproven++;
+			continue;
+		}
+		rc = ima_keylime_out_add(a->opts->keylime_out, o->table,
+					 o->name, o->nlen, o->alg, o->digest);
+		if (rc < 0)
+			a->oom = true;
+		else if (rc)
+			a->kl_unwritable++;
+		else
+			a->kl_written++;
+	}
+}
+
+/*
+ * Whether the entry's name matches an exclude pattern: then it is never
+ * judged (counted). A name outside printable ASCII is tested against
+ * none (ima_exclude.h): judged, counted apart.
+ */
+static bool excluded(struct ima_audit *a, const struct entry_info *e)
+{
+	size_t which;
+
+	if (!a->opts->excludes || !e->path)
+		return false;
+	switch (ima_excludes_match(a->opts->excludes, e->path, e->plen,
+				   &which)) {
+	case IMA_EXCLUDE_YES:
+		a->excluded++;
+		a->exclude_hits[which]++;
+		return true;
+	case IMA_EXCLUDE_UNTESTED:
+		a->exclude_untested++;
+		break;
+	}
+	return false;
+}
+
+/* A buffer's bytes are one DER certificate: a key measured onto a keyring. */
+static bool is_certificate(const struct ima_field *buf)
+{
+	return ima_listkeys_is_cert(buf->data, buf->len);
+}
+
+/*
+ * A Keylime policy judges buffers too: a key (a certificate measured onto
+ * a keyring) by its "keyrings" (unless the keyring is ignored), any other
+ * buffer by its "ima-buf", by the record's name.
+ */
+static void check_keylime_buf(struct ima_audit *a, const struct ima_record *rec,
+			      const struct entry_info *e,
+			      const struct ima_field *buf)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+	bool key = is_certificate(buf);
+	const char *what = key ? "keyring" : "ima-buf name";
+	struct ima_manifest *table = key ? kl->keyrings : kl->bufs;
+	char got[IMA_DIGEST_TEXT], want[4 * IMA_DIGEST_TEXT];
+	struct ima_fail_detail d = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+		.expected = want,
+	};
+	int rc;
+
+	if (excluded(a, e))
+		return;
+	if (key && ima_keylime_ignores_keyring(kl, e->path, e->plen)) {
+		a->kl_keys_ignored++;
+		return;
+	}
+	a->kl_buf_checked++;
+	rc = ima_manifest_check(table, e->path, e->plen, e->alg, e->digest,
+				e->dlen);
+	if (!ima_manifest_listed(table, e->path, e->plen, NULL, want,
+				 sizeof(want)))
+		d.expected = NULL;
+	switch (rc) {
+	case IMA_MF_MATCH:
+		a->kl_buf_match++;
+		return;
+	case IMA_MF_UNKNOWN_PATH:
+		rfail(a, rec, &d,
+				IMA_FC_MANIFEST_PATH, e->path, e->plen,
+				"%s not in the Keylime policy's \"%s\"", what,
+				key ? "keyrings" : "ima-buf");
+		return;
+	case IMA_MF_WRONG_DIGEST:
+		rfail(a, rec, &d,
+				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
+				"%s digest differs from the Keylime policy's \"%s\"",
+				e->alg->name, key ? "keyrings" : "ima-buf");
+		return;
+	default:
+		rfail(a, rec, &d,
+				IMA_FC_MANIFEST_ALGO, e->path, e->plen,
+				"the Keylime policy's \"%s\" has no %s digest for this %s",
+				key ? "keyrings" : "ima-buf", e->alg->name, what);
+	}
+}
+
+/* The last policy record the list holds after its last boot_aggregate. */
+static void claim_policy(struct ima_audit *a, const struct ima_record *rec,
+			 const struct ima_field *buf)
+{
+	uint8_t *copy = malloc(buf->len ? buf->len : 1);
+
+	if (!copy) {
+		a->oom = true;
+		return;
+	}
+	memcpy(copy, buf->data, buf->len);
+	free(a->claimed_policy);
+	a->claimed_policy = copy;
+	a->claimed_policy_len = buf->len;
+	a->claimed_policy_index = rec->index;
+	a->claimed_policy_pcr = rec->pcr;
+	a->has_claimed_policy = true;
+}
+
 static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		      const struct entry_info *e, const struct ima_field *buf)
 {
@@ -1050,7 +938,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		/* a file record relabeled with its digest field renamed */
 		a->buf_checked++;
 		a->buf_failed++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_BUF_DIGEST,
+		rfail(a, rec, NULL, IMA_FC_BUF_DIGEST,
 				e->path, e->plen,
 				"no digest field for the buffer (template '%s')",
 				rec->name);
@@ -1058,10 +946,26 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		a->buf_checked++;
 		if (ima_digest(e->alg, buf->data, buf->len, d) ||
 		    memcmp(d, e->digest, e->dlen)) {
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			struct ima_fail_detail fd = {
+				.pcr = -1,
+				.got = digest_text(got, e->alg, e->digest,
+						   e->dlen),
+				.expected = digest_text(want, e->alg, d,
+							e->dlen),
+			};
+
 			a->buf_failed++;
-			ima_audit_failc(a, rec->index, rec->offset,
-					IMA_FC_BUF_DIGEST, e->path, e->plen,
-				       "buffer digest does not match d-ng");
+			rfail(a, rec, &fd, IMA_FC_BUF_DIGEST, e->path, e->plen,
+			      "buffer digest does not match d-ng");
+		} else {
+			if (a->opts->listkeys && e->plen == 4 &&
+			    !memcmp(e->path, ".ima", 4))
+				list_key(a, rec, e, buf);
+			if (a->opts->keylime && e->path)
+				check_keylime_buf(a, rec, e, buf);
+			offer(a, rec, e, is_certificate(buf) ?
+			      IMA_KL_KEYRINGS : IMA_KL_BUFS);
 		}
 	}
 	/*
@@ -1072,14 +976,17 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		check_kexec(a, rec, e, buf, true);
 	else if (e->plen == 10 && !memcmp(e->path, "kexec_load", 10))
 		check_kexec(a, rec, e, buf, false);
+	/* what the list claims, bound or not (--show-policy without values) */
+	if (e->path && policy_name(e->path, e->plen))
+		claim_policy(a, rec, buf);
 	/* the active policy: "ima_policy" (ours before), "ima_policy_loaded" */
 	if (e->path && policy_name(e->path, e->plen) &&
 	    (a->bound & (1u << rec->pcr))) {
 		struct ima_policy_entry *np;
 		uint8_t *copy = malloc(buf->len ? buf->len : 1);
 
-		np = copy ? realloc(a->policies,
-				    (a->npolicies + 1) * sizeof(*np)) : NULL;
+		np = copy ? ima_reserve(a->policies, &a->cap_policies,
+					a->npolicies, sizeof(*np)) : NULL;
 		if (!np) {
 			free(copy);
 			a->oom = true;
@@ -1090,6 +997,7 @@ static void check_buf(struct ima_audit *a, const struct ima_record *rec,
 		np[a->npolicies].index = rec->index;
 		np[a->npolicies].offset = rec->offset;
 		np[a->npolicies].pcr = rec->pcr;
+		np[a->npolicies].qpos = a->pcr_seen[rec->pcr] - 1;
 		np[a->npolicies].data = copy;
 		np[a->npolicies].len = buf->len;
 		a->npolicies++;
@@ -1106,14 +1014,47 @@ static bool covered(const struct ima_audit *a, uint32_t pcr, uint64_t index)
 }
 
 /*
- * The first entry of the kernel the verdict is about: the last later
- * kernel's boot_aggregate that is attested (bound and covered), or one on
- * a PCR nothing binds (an ignored one: its kernel may be the running one,
- * so fail closed); 0 for the first kernel. A boot_aggregate after the
- * covered prefix (--allow-uncovered) began a kernel after what the PCR
- * values vouch for.
+ * --ca: a key from the list vouches for the signatures it verified only
+ * if its own record is attested (bound and covered); with a waiver
+ * (--ignore-pcr, --allow-uncovered) the record passes, but nothing
+ * attests the key.
  */
-static uint64_t last_kernel_start(const struct ima_audit *a)
+static void check_list_keys(struct ima_audit *a)
+{
+	struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	if (!lk)
+		return;
+	if (lk->oom)
+		a->oom = true;
+	for (i = 0; i < lk->nuses; i++) {
+		const struct ima_listkey_use *u = &lk->uses[i];
+		const struct ima_listkey *k = &lk->keys[u->key];
+
+		if (covered(a, k->pcr, k->index))
+			continue;
+		struct ima_fail_detail d = { .pcr = -1, .has_keyid = true,
+					     .keyid = k->keyid };
+
+		ima_audit_faild(a, u->index, u->offset, IMA_FC_LIST_KEY,
+				u->path, u->path ? strlen(u->path) : 0, &d,
+				"verified only with the .ima key of entry %llu (key id %08x), which is not attested: %s",
+				(unsigned long long)k->index, k->keyid,
+				(a->bound & (1u << k->pcr)) ?
+				"after the covered prefix of its PCR" :
+				"its PCR is not bound");
+	}
+}
+
+/*
+ * The kernel the verdict is about: the last later kernel's boot_aggregate
+ * that is attested (bound and covered), or one on a PCR nothing binds (an
+ * ignored one: its kernel may be the running one, so fail closed); NULL
+ * for the first kernel. A boot_aggregate after the covered prefix
+ * (--allow-uncovered) began a kernel after what the PCR values vouch for.
+ */
+static const struct ima_kernel_start *last_kernel(const struct ima_audit *a)
 {
 	size_t i = a->nkstarts;
 
@@ -1122,110 +1063,146 @@ static uint64_t last_kernel_start(const struct ima_audit *a)
 
 		if (!(a->bound & (1u << k->pcr)) ||
 		    covered(a, k->pcr, k->index))
-			return k->index;
+			return k;
 	}
-	return 0;
+	return NULL;
+}
+
+enum { KERNEL_OTHER, KERNEL_MAYBE, KERNEL_LAST };
+
+/*
+ * Whether a policy record is of the last kernel (k; NULL: the list has
+ * one), by what the TPM orders only. It orders records on one PCR: a
+ * record on the PCR of k's boot_aggregate is after it, or not, by its
+ * index. It orders nothing across PCRs, and the list's holder can swap
+ * records on different PCRs without changing any replay (and a
+ * kexec_execute's count and size still hold after a swap of records of
+ * equal size; a violation's data, hashed by nothing, can be made any
+ * size). A record on another PCR is placed only by the kexec_execute
+ * record just before k (same PCR, bound): it counts the entries before
+ * it, ke_qpos of them on its own PCR, so at most ke_count - ke_qpos of
+ * any other PCR's; a record with at least that many before it on its own
+ * PCR came after the hand-over. Anything else may be either kernel's.
+ */
+static int kernel_of(const struct ima_audit *a,
+		     const struct ima_kernel_start *k,
+		     const struct ima_policy_entry *pe)
+{
+	size_t i;
+
+	if (!k)
+		return KERNEL_LAST;
+	/* boundaries on two PCRs: which kernel is last is cross-PCR order */
+	for (i = 0; i < a->nkstarts; i++)
+		if (a->kstarts[i].pcr != k->pcr)
+			return KERNEL_MAYBE;
+	if (!(a->bound & (1u << k->pcr)))
+		return KERNEL_MAYBE;
+	if (pe->pcr == k->pcr)
+		return pe->index > k->index ? KERNEL_LAST : KERNEL_OTHER;
+	if (k->has_ke && pe->qpos >= k->ke_count - k->ke_qpos)
+		return KERNEL_LAST;
+	return KERNEL_MAYBE;
+}
+
+static bool same_policy(const struct ima_policy_entry *x,
+			const struct ima_policy_entry *y)
+{
+	return x->len == y->len && !memcmp(x->data, y->data, x->len);
 }
 
 /*
- * The recorded policy: the last ima_policy entry bound and covered, of
- * the last kernel. A policy an earlier kernel recorded before a kexec says
- * nothing of what the kernel running now enforces (it may have booted
- * with another policy and recorded none).
+ * The recorded policy: the last ima_policy entry, bound and covered, of
+ * the last kernel. A policy an earlier kernel recorded before a kexec
+ * says nothing of what the kernel running now enforces (it may have
+ * booted with another policy and recorded none). Which is last is what
+ * the TPM orders: the last candidate on each PCR; when those lie on
+ * several PCRs and differ, or none is surely the last kernel's
+ * (kernel_of), the list does not say which policy was recorded last:
+ * unattributed, never a guess.
  */
 static void pick_policy(struct ima_audit *a)
 {
-	size_t i = a->npolicies;
+	const struct ima_kernel_start *k = last_kernel(a);
+	const struct ima_policy_entry *last[IMA_NR_PCRS] = { NULL };
+	const struct ima_policy_entry *pick = NULL, *other = NULL;
+	int at[IMA_NR_PCRS] = { 0 }, p;
+	size_t i;
 
-	a->kernel_start = last_kernel_start(a);
-	while (i--) {
+	a->kernel_start = k ? k->index : 0;
+	for (i = 0; i < a->npolicies; i++) {
 		const struct ima_policy_entry *pe = &a->policies[i];
+		int t;
 
-		if (pe->index < a->kernel_start)
-			break;
 		if (!covered(a, pe->pcr, pe->index))
 			continue;
-		a->policy = pe->data;
-		a->policy_len = pe->len;
-		a->policy_index = pe->index;
-		a->policy_offset = pe->offset;
+		t = kernel_of(a, k, pe);
+		if (t == KERNEL_OTHER)
+			continue;
+		last[pe->pcr] = pe;
+		at[pe->pcr] = t;
+	}
+	for (p = 0; p < IMA_NR_PCRS; p++)
+		if (last[p] && at[p] == KERNEL_LAST &&
+		    (!pick || last[p]->index > pick->index))
+			pick = last[p];
+	for (p = 0; p < IMA_NR_PCRS; p++) {
+		if (!last[p])
+			continue;
+		a->unattributed[a->nunattributed++] = last[p]->index;
+		if (!pick || !same_policy(last[p], pick))
+			other = last[p];
+	}
+	if (!a->nunattributed)
+		return;
+	if (pick && !other) {
+		a->nunattributed = 0;
+		a->policy = pick->data;
+		a->policy_len = pick->len;
+		a->policy_index = pick->index;
+		a->policy_offset = pick->offset;
 		a->policy_found = true;
 		return;
 	}
+	a->policy_unattributed = true;
+	if (pick)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "entries %llu (PCR %u) and %llu (PCR %u) differ, and the TPM orders records on one PCR only: which was recorded last is not attested",
+			 (unsigned long long)pick->index, pick->pcr,
+			 (unsigned long long)other->index, other->pcr);
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "entry %llu (PCR %u) may be an earlier kernel's: nothing the TPM orders puts it after the last kernel's boot_aggregate (entry %llu)",
+			 (unsigned long long)other->index, other->pcr,
+			 (unsigned long long)a->kernel_start);
 }
 
-static void submit(struct ima_audit *a, const struct ima_record *rec,
-		   const struct entry_info *e, enum job_kind kind,
-		   const struct ima_hash_algo *alg, const uint8_t *digest,
-		   uint32_t dlen, const struct ima_field *sig)
-{
-	struct sig_job *j = malloc(sizeof(*j) + e->plen + 1);
-
-	if (!j) {
-		a->oom = true;	/* a signature not checked is no pass */
-		return;
-	}
-	memset(j, 0, sizeof(*j));
-	j->a = a;
-	j->kind = kind;
-	j->index = rec->index;
-	j->offset = rec->offset;
-	j->alg = alg;
-	memcpy(j->digest, digest, dlen);
-	j->dlen = dlen;
-	j->sig = malloc(sig->len ? sig->len : 1);
-	if (!j->sig) {
-		free(j);
-		a->oom = true;
-		return;
-	}
-	memcpy(j->sig, sig->data, sig->len);
-	j->siglen = sig->len;
-	if (kind == JOB_V2)
-		ima_sig_parse(j->sig, j->siglen, &j->hdr);
-	j->plen = e->plen;
-	if (e->plen)
-		memcpy(j->path, e->path, e->plen);
-	j->path[e->plen] = '\0';
-	if (!a->batch) {
-		a->batch = calloc(1, sizeof(*a->batch));
-		if (!a->batch) {
-			free(j->sig);
-			free(j);
-			a->oom = true;
-			return;
-		}
-	}
-	a->batch->jobs[a->batch->n++] = j;
-	if (a->batch->n == BATCH)
-		flush_batch(a);
-}
 
 /*
- * md4 and md5: collisions, chosen-prefix ones for md5, are practical, so
- * a signature over such a digest vouches for any file made to share it.
- * The kernel accepts them (ima_hash=md5); an auditor checking signatures
- * must not.
+ * A signature (v2 header h, or a modsig's PKCS#7) whose key the list's
+ * .ima records gave: checked here, on the main thread, with the keys
+ * seen before it (the kernel appraises with the keys its keyring held).
+ * False when no such key is the signer and --key keys may be: the pool
+ * checks it then; without --key it is an unknown key.
  */
-static bool digest_broken(const struct ima_hash_algo *alg)
+static bool list_sig(struct ima_audit *a, const struct ima_record *rec,
+		     const struct entry_info *e,
+		     const struct ima_hash_algo *alg, const uint8_t *digest,
+		     uint32_t dlen, const struct ima_sig_hdr *h,
+		     const uint8_t *p7, uint32_t p7len)
 {
-	return !strcmp(alg->name, "md4") || !strcmp(alg->name, "md5");
-}
+	int dtype = h ? e->dtype : IMA_DT_NONE;
+	int rc;
 
-static void fail_broken_digest(struct ima_audit *a,
-			       const struct ima_record *rec,
-			       const struct entry_info *e,
-			       const struct ima_hash_algo *alg, bool modsig)
-{
-	pthread_mutex_lock(&a->lock);
-	a->sig.failed++;
-	if (modsig)
-		a->sig.modsig_failed++;
-	pthread_mutex_unlock(&a->lock);
-	ima_audit_failc(a, rec->index, rec->offset, IMA_FC_SIG_ALGO, e->path,
-			e->plen,
-			"%s%s digest: collisions are practical, so its signature attests nothing",
-			modsig ? "modsig: " : "", alg->name);
+	rc = ima_listkeys_verify(a->opts->listkeys, !h, alg, dtype, digest,
+				 dlen, h,
+				 p7, p7len, rec->index, rec->offset, e->path,
+				 e->plen);
+	if (rc == IMA_SIG_UNKNOWN_KEY && a->pool)
+		return false;
+	audit_sigs_report(a, rec, h ? AUDIT_SIG_V2 : AUDIT_SIG_MODSIG, alg,
+			  dtype, h, rc, e->path, e->plen);
+	return true;
 }
 
 static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
@@ -1247,21 +1224,24 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 			a->sig.failed++;
 			pthread_mutex_unlock(&a->lock);
 			if (rc == IMA_SIG_UNSUPPORTED)
-				ima_audit_failc(a, rec->index, rec->offset,
+				rfail(a, rec, NULL,
 						IMA_FC_SIG_UNSUPPORTED, e->path, e->plen,
 					       "unsupported signature type 0x%02x version %u",
 					       h.type, h.version);
 			else
-				ima_audit_failc(a, rec->index, rec->offset,
+				rfail(a, rec, NULL,
 					       IMA_FC_SIG_MALFORMED, e->path, e->plen,
 					       "malformed signature header");
+		} else if (a->opts->listkeys &&
+			   list_sig(a, rec, e, e->alg, e->digest, e->dlen, &h,
+				    NULL, 0)) {
+			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
-		} else if (digest_broken(e->alg)) {
-			fail_broken_digest(a, rec, e, e->alg, false);
 		} else {
-			submit(a, rec, e, JOB_V2, e->alg, e->digest, e->dlen,
-			       f);
+			audit_sigs_submit(a, rec, AUDIT_SIG_V2, e->alg,
+					  e->dtype, e->digest, e->dlen, f,
+					  e->path, e->plen);
 		}
 	}
 	if (im >= 0 && rec->fields[im].len) {
@@ -1270,36 +1250,61 @@ static void check_sigs(struct ima_audit *a, const struct ima_record *rec,
 		size_t algo_len;
 		const uint8_t *d;
 		uint32_t dlen;
+		int dt;
 		const struct ima_hash_algo *alg = NULL;
 
 		signed_ = true;
 		if (idm >= 0 && !ima_split_digest_field(rec->fields[idm].data,
 							 rec->fields[idm].len,
-							 &algo, &algo_len,
-							 &d, &dlen))
+							 &dt, &algo, &algo_len,
+							 &d, &dlen) &&
+		    dt == IMA_DT_NONE)
 			alg = ima_hash_by_name(algo, algo_len);
 		if (!alg || dlen != alg->size) {
 			pthread_mutex_lock(&a->lock);
 			a->sig.failed++;
 			a->sig.modsig_failed++;
 			pthread_mutex_unlock(&a->lock);
-			ima_audit_failc(a, rec->index, rec->offset,
+			rfail(a, rec, NULL,
 					IMA_FC_SIG_MALFORMED, e->path, e->plen,
 				       "modsig: missing or malformed d-modsig field");
+		} else if (a->opts->listkeys &&
+			   list_sig(a, rec, e, alg, d, dlen, NULL, f->data,
+				    f->len)) {
+			/* checked with a key from the list (--ca) */
 		} else if (!a->pool) {
 			a->sig.not_checked++;
-		} else if (digest_broken(alg)) {
-			fail_broken_digest(a, rec, e, alg, true);
 		} else {
-			submit(a, rec, e, JOB_MODSIG, alg, d, dlen, f);
+			audit_sigs_submit(a, rec, AUDIT_SIG_MODSIG, alg,
+					  IMA_DT_NONE, d, dlen, f, e->path,
+					  e->plen);
 		}
 	}
 	if (signed_)
 		return;
 	a->sig.unsigned_++;
 	if (a->opts->require_signatures)
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+		rfail(a, rec, NULL, IMA_FC_UNSIGNED,
 			       e->path, e->plen, "unsigned entry");
+}
+
+/*
+ * Keylime accepts a file whose signature verifies with one of its
+ * policy's verification keys without a digest in the policy
+ * (_validate_ima_sig): so does a policy read here.
+ */
+static bool keylime_signed(struct ima_audit *a, const struct ima_record *rec,
+			   const struct entry_info *e)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+	int is = ima_record_field(rec, IMA_F_SIG);
+	struct ima_sig_hdr h;
+
+	if (!kl || !kl->verifier || is < 0 || !rec->fields[is].len ||
+	    ima_sig_parse(rec->fields[is].data, rec->fields[is].len, &h))
+		return false;
+	return ima_verify_sig(kl->verifier, e->alg, e->dtype, e->digest,
+			      e->dlen, &h) == IMA_SIG_OK;
 }
 
 static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
@@ -1307,27 +1312,51 @@ static void check_manifest(struct ima_audit *a, const struct ima_record *rec,
 {
 	int rc = ima_manifest_check(a->opts->manifest, e->path, e->plen,
 				    e->alg, e->digest, e->dlen);
+	char got[IMA_DIGEST_TEXT], want[4 * IMA_DIGEST_TEXT];
+	struct ima_fail_detail d = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+		.expected = want,
+	};
+
+	ima_manifest_listed(a->opts->manifest, e->path, e->plen, NULL, want,
+			    sizeof(want));
+	if (!want[0])
+		d.expected = NULL;
 
 	a->mf_checked++;
+	if (rc != IMA_MF_UNKNOWN_PATH && ima_hash_collision_prone(e->alg)) {
+		/* the manifest holds no such digest (its parser refuses them) */
+		a->mf_no_algo++;
+		rfail(a, rec, &d, IMA_FC_MANIFEST_ALGO,
+				e->path, e->plen,
+				"%s digest: collisions are practical, no reference can vouch for it",
+				e->alg->name);
+		return;
+	}
+	if (rc != IMA_MF_MATCH && keylime_signed(a, rec, e)) {
+		a->mf_by_signature++;
+		return;
+	}
 	switch (rc) {
 	case IMA_MF_MATCH:
 		a->mf_match++;
 		return;
 	case IMA_MF_UNKNOWN_PATH:
 		a->mf_unknown++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_PATH,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_PATH,
 			       e->path, e->plen, "path not in manifest");
 		return;
 	case IMA_MF_WRONG_DIGEST:
 		a->mf_wrong++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_DIGEST,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_DIGEST,
 			       e->path, e->plen,
 			       "%s digest differs from the manifest",
 			       e->alg->name);
 		return;
 	default:
 		a->mf_no_algo++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_MANIFEST_ALGO,
+		rfail(a, rec, &d, IMA_FC_MANIFEST_ALGO,
 			       e->path, e->plen,
 			       "manifest has no %s digest for this path",
 			       e->alg->name);
@@ -1352,49 +1381,99 @@ static bool kexec_name(const char *p, size_t n)
  * The template name is hashed by nothing: the list's holder can give a
  * record any name under which its data still frames. A record the kernel
  * wrote as the policy, an ima_kexec record or a boot_aggregate, renamed
- * so that it has no buf or no such name, would drop out of what they
- * decide: the policy choice (an earlier policy then passing
+ * so that its template has no buf or no such name, would drop out of
+ * what they decide: the policy choice (an earlier policy then passing
  * --expect-policy), or the kernel boundaries (the list of two kernels
  * then reading as one, the first kernel's policy as the running one's).
- * Data that reads as such a record under a name that does not say so
- * fails.
+ * So a record is read under every template its data allows
+ * (ima_data_view: any field of the kernel's table, in any order and
+ * number, the legacy d digest too), and data that reads as such a record
+ * under a name that does not say so fails.
  */
 static void check_relabeled(struct ima_audit *a, const struct ima_record *rec,
 			    const struct entry_info *e, int ibuf)
 {
-	bool named, buf = ibuf >= 0 && rec->fields[ibuf].len;
+	bool buf = ibuf >= 0 && rec->fields[ibuf].len;
 	struct ima_data_view v;
 
-	/* the kernel's boot_aggregate and ima-buf records: a digest, a name */
 	if (rec->tmpl.legacy ||
 	    !ima_data_view(rec->data, rec->data_len, a->order, &v) ||
-	    !v.alg || !v.name)
+	    !v.ident)
 		return;
-	named = e->path && e->plen == v.nlen &&
-		!memcmp(e->path, v.name, v.nlen);
-	if (v.buf && policy_name(v.name, v.nlen)) {
-		if ((named && buf) || !(a->bound & (1u << rec->pcr)))
-			return;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_POLICY,
+	if ((v.ident & IMA_ID_POLICY) &&
+	    !(buf && e->path && policy_name(e->path, e->plen)) &&
+	    (a->bound & (1u << rec->pcr)))
+		rfail(a, rec, NULL, IMA_FC_POLICY,
 				e->path, e->plen,
 				"policy: an ima-buf policy record logged as template '%s', which hides it: renamed",
 				rec->name);
-	} else if (v.buf && kexec_name(v.name, v.nlen)) {
-		if (named && buf)
-			return;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+	if ((v.ident & (IMA_ID_KEXEC_LOAD | IMA_ID_KEXEC_EXECUTE)) &&
+	    !(buf && e->path && kexec_name(e->path, e->plen)))
+		rfail(a, rec, NULL, IMA_FC_KEXEC,
 				e->path, e->plen,
-				"an ima_kexec record (%.*s) logged as template '%s', which hides it: renamed",
-				(int)v.nlen, v.name, rec->name);
-	} else if (ima_data_named(&v, "boot_aggregate")) {
-		if (named)
-			return;
-		ima_audit_failc(a, rec->index, rec->offset,
+				"an ima_kexec record (%s) logged as template '%s', which hides it: renamed",
+				v.ident & IMA_ID_KEXEC_EXECUTE ? "kexec_execute" :
+				"kexec_load", rec->name);
+	if ((v.ident & IMA_ID_BOOT) &&
+	    !(e->path && e->plen == 14 && !memcmp(e->path, "boot_aggregate", 14)))
+		rfail(a, rec, NULL,
 				rec->index ? IMA_FC_KEXEC : IMA_FC_BOOT_AGGREGATE,
 				e->path, e->plen,
 				"a boot_aggregate record logged as template '%s', which hides it (a kernel boundary): renamed",
 				rec->name);
+}
+
+/*
+ * A buffer record as the kernel writes one under any template: its
+ * digest, its name and its buffer, and every other field empty (no file
+ * field is filled for a buffer). Read as a buffer, a record escapes the
+ * signature and manifest checks, so a record whose template has a buf
+ * field but whose data fills other fields too is not one: it is checked
+ * as a file.
+ */
+static bool only_buffer_fields(const struct ima_record *rec,
+			       const struct entry_info *e, int ibuf)
+{
+	int i;
+
+	for (i = 0; i < rec->nfields; i++)
+		if (i != ibuf && i != e->idig && i != e->iname &&
+		    rec->fields[i].len)
+			return false;
+	return true;
+}
+
+/*
+ * --deny: a revoked file (or buffer) fails whatever else vouches for it;
+ * an entry of an algorithm the list has no digest of cannot be cleared.
+ */
+static void check_deny(struct ima_audit *a, const struct ima_record *rec,
+		       const struct entry_info *e)
+{
+	const struct ima_denylist *d = a->opts->deny;
+	char got[IMA_DIGEST_TEXT];
+	struct ima_fail_detail fd = {
+		.pcr = -1,
+		.got = digest_text(got, e->alg, e->digest, e->dlen),
+	};
+	unsigned long line;
+
+	if (!ima_deny_has_algo(d, e->alg)) {
+		a->deny_unchecked++;
+		rfail(a, rec, &fd, IMA_FC_DENY_ALGO,
+				e->path, e->plen,
+				"%s lists no %s digest: this entry cannot be checked against it",
+				ima_deny_name(d), e->alg->name);
+		return;
 	}
+	a->deny_checked++;
+	line = ima_deny_find(d, e->alg, e->digest, e->dlen);
+	if (!line)
+		return;
+	a->denied++;
+	rfail(a, rec, &fd, IMA_FC_DENIED, e->path,
+			e->plen, "denied: its %s digest is listed in %s (line %lu)",
+			e->alg->name, ima_deny_name(d), line);
 }
 
 /*
@@ -1409,7 +1488,7 @@ static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
 
 	if (a->opts->require_signatures) {
 		a->sig.unsigned_++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNSIGNED,
+		rfail(a, rec, NULL, IMA_FC_UNSIGNED,
 				e->path, e->plen,
 				"no %s field (template '%s'): no signature can be verified",
 				what, rec->name);
@@ -1419,13 +1498,13 @@ static void check_unnamed(struct ima_audit *a, const struct ima_record *rec,
 	a->mf_checked++;
 	if (!e->path) {
 		a->mf_unknown++;
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				IMA_FC_MANIFEST_PATH, NULL, 0,
 				"no file name field (template '%s'): not in the manifest",
 				rec->name);
 	} else {
 		a->mf_wrong++;
-		ima_audit_failc(a, rec->index, rec->offset,
+		rfail(a, rec, NULL,
 				IMA_FC_MANIFEST_DIGEST, e->path, e->plen,
 				"no digest field (template '%s'): no manifest digest matches",
 				rec->name);
@@ -1444,24 +1523,30 @@ static void handover_unfollowed(struct ima_audit *a,
 }
 
 static void add_kernel_start(struct ima_audit *a,
-			     const struct ima_record *rec)
+			     const struct ima_record *rec, bool pending)
 {
-	struct ima_kernel_start *nk = realloc(a->kstarts,
-					      (a->nkstarts + 1) * sizeof(*nk));
+	struct ima_kernel_start *nk = ima_reserve(a->kstarts, &a->cap_kstarts,
+						  a->nkstarts, sizeof(*nk));
 
 	if (!nk) {
 		a->oom = true;
 		return;
 	}
 	a->kstarts = nk;
-	nk[a->nkstarts].index = rec->index;
-	nk[a->nkstarts++].pcr = rec->pcr;
+	nk += a->nkstarts++;
+	memset(nk, 0, sizeof(*nk));
+	nk->index = rec->index;
+	nk->pcr = rec->pcr;
+	nk->has_ke = pending && a->exec_count_ok && a->exec_pcr == rec->pcr &&
+		     a->exec_count >= a->exec_qpos;
+	nk->ke_count = a->exec_count;
+	nk->ke_qpos = a->exec_qpos;
 }
 
 static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 {
 	uint8_t legacy[20 + IMA_LEGACY_NAME_MAX + 1];
-	uint8_t sha1[20];
+	uint8_t tdig[IMA_MAX_DIGEST];
 	struct entry_info e = { 0 };
 	const uint8_t *data;
 	bool fields_ok = false, pending, is_boot;
@@ -1469,13 +1554,14 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	int ibuf;
 
 	a->entries++;
+	a->pcr_seen[rec->pcr]++;
 	count_template(a, rec->name);
-	e.violation = all_zero(rec->digest, 20);
+	e.violation = all_zero(rec->digest, rec->digest_len);
 	if (rec->tmpl.known) {
 		fields_ok = get_fields(a, rec, &e);
 	} else {
 		a->unknown_templates++;
-		ima_audit_failc(a, rec->index, rec->offset, IMA_FC_UNKNOWN_TEMPLATE,
+		rfail(a, rec, NULL, IMA_FC_UNKNOWN_TEMPLATE,
 			       NULL, 0, "unknown template '%s'", rec->name);
 	}
 	/* the table lookup misses the cache: start it before hashing */
@@ -1486,12 +1572,22 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->violations++;
 	} else {
 		a->tmpl_checked++;
-		ima_digest(ima_bank_algo(IMA_BANK_SHA1), data, len, sha1);
-		if (memcmp(sha1, rec->digest, 20)) {
+		ima_digest(a->list_alg, data, len, tdig);
+		if (memcmp(tdig, rec->digest, rec->digest_len)) {
 			a->tmpl_failed++;
-			ima_audit_failc(a, rec->index, rec->offset,
-				       IMA_FC_TEMPLATE_HASH, e.path, e.plen,
-				       "template hash mismatch");
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			struct ima_fail_detail d = {
+				.pcr = -1,
+				.got = digest_text(got, a->list_alg,
+						   rec->digest,
+						   rec->digest_len),
+				.expected = digest_text(want, a->list_alg,
+							tdig,
+							rec->digest_len),
+			};
+
+			rfail(a, rec, &d, IMA_FC_TEMPLATE_HASH, e.path, e.plen,
+			      "template hash mismatch");
 		}
 	}
 	replay(a, rec, data, len, e.violation);
@@ -1499,7 +1595,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		if (a->opts->ignore_pcrs & (1u << rec->pcr))
 			a->waived_entries[rec->pcr]++;
 		else if (!a->quote_failed)
-			ima_audit_failc(a, rec->index, rec->offset,
+			rfail(a, rec, NULL,
 					IMA_FC_UNBOUND_PCR, e.path, e.plen,
 					"PCR %u is not bound: %s", rec->pcr,
 					a->opts->quote ?
@@ -1526,6 +1622,10 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		a->kernels = 1;
 		if (is_boot) {
 			check_boot_aggregate(a, rec, &e);
+			offer(a, rec, &e, IMA_KL_DIGESTS);
+			if (a->opts->keylime && e.alg &&
+			    a->opts->keylime->has_boot_aggregate)
+				check_manifest(a, rec, &e);
 			return;
 		}
 		a->boot = IMA_BOOT_ABSENT;
@@ -1536,12 +1636,22 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		enum ima_boot_status before = a->boot;
 
 		a->kernels++;
-		add_kernel_start(a, rec);
+		add_kernel_start(a, rec, pending);
+		/* a policy claimed before it was another kernel's */
+		free(a->claimed_policy);
+		a->claimed_policy = NULL;
+		a->has_claimed_policy = false;
+		if (a->opts->listkeys)	/* its .ima keyring starts empty */
+			ima_listkeys_new_kernel(a->opts->listkeys);
 		if (!pending)
-			ima_audit_failc(a, rec->index, rec->offset, IMA_FC_KEXEC,
+			rfail(a, rec, NULL, IMA_FC_KEXEC,
 					e.path, e.plen,
 					"a later kernel's boot_aggregate without a kexec_execute record before it");
 		check_boot_aggregate(a, rec, &e);
+		offer(a, rec, &e, IMA_KL_DIGESTS);
+		if (a->opts->keylime && e.alg &&
+		    a->opts->keylime->has_boot_aggregate)
+			check_manifest(a, rec, &e);
 		if (before != IMA_BOOT_MATCH)
 			a->boot = before;	/* the worst one is reported */
 		return;
@@ -1550,6 +1660,8 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 		return;
 	ibuf = ima_record_field(rec, IMA_F_BUF);
 	check_relabeled(a, rec, &e, ibuf);
+	if (a->opts->deny && e.alg)
+		check_deny(a, rec, &e);
 	/*
 	 * The kernel measures no empty buffer (ima_measure_critical_data(),
 	 * ima_kexec_cmdline() and the key hook refuse one), and a file
@@ -1564,10 +1676,13 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	 */
 	if (ibuf >= 0 && ((rec->fields[ibuf].len &&
 			   !ima_sig_typed(rec->fields[ibuf].data,
-					  rec->fields[ibuf].len)) || !e.alg)) {
+					  rec->fields[ibuf].len) &&
+			   only_buffer_fields(rec, &e, ibuf)) || !e.alg)) {
 		check_buf(a, rec, &e, &rec->fields[ibuf]);
 		return;
 	}
+	if (excluded(a, &e))
+		return;		/* never judged */
 	if (!e.alg || !e.path) {
 		check_unnamed(a, rec, &e);
 		return;
@@ -1575,6 +1690,7 @@ static void audit_record(struct ima_audit *a, const struct ima_record *rec)
 	check_sigs(a, rec, &e);
 	if (a->opts->manifest)
 		check_manifest(a, rec, &e);
+	offer(a, rec, &e, IMA_KL_DIGESTS);
 }
 
 /*
@@ -1593,6 +1709,7 @@ static void check_pcrs(struct ima_audit *a)
 	if (rp->oom)
 		a->oom = true;
 	for (p = 0; p < IMA_NR_PCRS; p++) {
+		struct ima_fail_detail pd = { .pcr = p };
 		bool all = true;
 
 		if (!(a->bound & (1u << p)) ||
@@ -1602,24 +1719,35 @@ static void check_pcrs(struct ima_audit *a)
 			if (!(v->have[b] & (1u << p)) ||
 			    !(rp->banks & (1u << b)) || rp->pcr[b][p].matched)
 				continue;
+			char got[IMA_DIGEST_TEXT], want[IMA_DIGEST_TEXT];
+			const struct ima_hash_algo *alg = ima_bank_algo(b);
+			struct ima_fail_detail d = {
+				.pcr = p,
+				.got = digest_text(got, alg, rp->pcr[b][p].val,
+						   alg->size),
+				.expected = digest_text(want, alg,
+							v->val[b][p],
+							alg->size),
+			};
+
 			all = false;
-			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
-					NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0, IMA_FC_PCR_MISMATCH,
+					NULL, 0, &d,
 					"PCR %d %s matches no prefix of the log",
 					p, ima_bank_name(b));
 		}
 		if (!all)
 			continue;
 		if (!rp->cover_ok[p]) {
-			ima_audit_failc(a, IMA_NO_INDEX, 0,
-					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_BANKS_DISAGREE, NULL, 0, &pd,
 					"PCR %d: its banks match different prefixes of the log",
 					p);
 			continue;
 		}
 		if (rp->count[p] && !rp->cover_count[p])
-			ima_audit_failc(a, IMA_NO_INDEX, 0,
-					IMA_FC_PCR_COVERS_NOTHING, NULL, 0,
+			ima_audit_faild(a, IMA_NO_INDEX, 0,
+					IMA_FC_PCR_COVERS_NOTHING, NULL, 0, &pd,
 					"PCR %d: the value matches before any entry: it covers none of the %llu measurements",
 					p, (unsigned long long)rp->count[p]);
 		if (!rp->npending[p])
@@ -1631,14 +1759,13 @@ static void check_pcrs(struct ima_audit *a)
 		for (k = 0; k < rp->npending[p]; k++) {
 			if (k >= IMA_REPLAY_MAX_PENDING) {
 				/* counted, not listed: still failures */
-				pthread_mutex_lock(&a->lock);
-				a->failure_count += rp->npending[p] - k;
-				pthread_mutex_unlock(&a->lock);
+				count_failures(a, IMA_FC_UNCOVERED,
+					       rp->npending[p] - k);
 				break;
 			}
-			ima_audit_failc(a, rp->pending[p][k].index,
+			ima_audit_faild(a, rp->pending[p][k].index,
 					rp->pending[p][k].offset,
-					IMA_FC_UNCOVERED, NULL, 0,
+					IMA_FC_UNCOVERED, NULL, 0, &pd,
 					"PCR %d: entries %llu..%lld not covered by the %s (it covers %llu of %llu measurements)",
 					p,
 					(unsigned long long)rp->pending[p][0].index,
@@ -1667,15 +1794,195 @@ static void quote_failures(struct ima_audit *a)
 				"quote: a check failed, so no PCR value is trusted and no entry is attested");
 }
 
+/*
+ * A policy as rules, the way the kernel reads and prints them: one rule a
+ * line, its words separated by blanks, the action first and the options
+ * in any order (the kernel prints them in its own order, with a blank
+ * after each). The key of a rule: the action, then its options sorted,
+ * one blank between. Blank lines never count; comment lines ('#', which
+ * the kernel takes and never prints) only in the file (comments).
+ */
+struct policy_rule {
+	const char *line;	/* as written, without its end blanks */
+	size_t len;
+	unsigned long lineno;
+	char *key;
+};
+
+static int cmp_word(const void *x, const void *y)
+{
+	const char *const *a = x, *const *b = y;
+
+	return strcmp(*a, *b);
+}
+
+static char *rule_key(const char *p, size_t n)
+{
+	char *copy = strndup(p, n), *w[256], *save = NULL, *key, *t;
+	size_t nw = 0, i, len = 0;
+
+	if (!copy)
+		return NULL;
+	for (t = strtok_r(copy, " \t\r", &save); t;
+	     t = strtok_r(NULL, " \t\r", &save)) {
+		if (nw == 256) {
+			/* no kernel rule has so many words: compared as is */
+			free(copy);
+			return strndup(p, n);
+		}
+		w[nw++] = t;
+	}
+	if (nw > 1)
+		qsort(w + 1, nw - 1, sizeof(*w), cmp_word);
+	for (i = 0; i < nw; i++)
+		len += strlen(w[i]) + 1;
+	key = malloc(len + 1);
+	if (key) {
+		key[0] = '\0';
+		for (i = 0; i < nw; i++) {
+			if (i)
+				strcat(key, " ");
+			strcat(key, w[i]);
+		}
+	}
+	free(copy);
+	return key;
+}
+
+static int policy_rules(const uint8_t *text, size_t n, bool comments,
+			struct policy_rule **out, size_t *count)
+{
+	const char *p = (const char *)text, *end = p + n;
+	struct policy_rule *r = NULL;
+	unsigned long lineno = 0;
+	size_t cap = 0;
+
+	*count = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s = p;
+		struct policy_rule *nr;
+
+		lineno++;
+		p = nl ? nl + 1 : end;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+				 e[-1] == '\r'))
+			e--;
+		if (s == e || (comments && *s == '#'))
+			continue;
+		nr = ima_reserve(r, &cap, *count, sizeof(*r));
+		if (!nr)
+			goto oom;
+		r = nr;
+		r[*count].line = s;
+		r[*count].len = (size_t)(e - s);
+		r[*count].lineno = lineno;
+		r[*count].key = rule_key(s, (size_t)(e - s));
+		if (!r[(*count)++].key)
+			goto oom;
+	}
+	*out = r;
+	return 0;
+oom:
+	while (*count)
+		free(r[--*count].key);
+	free(r);
+	return -1;
+}
+
+static void free_rules(struct policy_rule *r, size_t n)
+{
+	while (n)
+		free(r[--n].key);
+	free(r);
+}
+
+/* A rule as text for a message: escaped, at most 160 bytes of it. */
+static char *rule_text(const struct policy_rule *r)
+{
+	char buf[4 * 160 + 8];
+
+	ima_escape(buf, sizeof(buf), r->line, r->len > 160 ? 160 : r->len);
+	if (r->len > 160)
+		strcat(buf, "...");
+	return strdup(buf);
+}
+
+/*
+ * The recorded policy against the expected file, rule by rule (above):
+ * the first rule that differs, from each side, is what the failure says.
+ */
+static void policy_compare(struct ima_audit *a, const uint8_t *want,
+			   size_t wlen)
+{
+	const char *name = a->opts->expect_policy_name;
+	struct policy_rule *got = NULL, *exp = NULL;
+	struct ima_fail_detail d = { .pcr = -1 };
+	size_t ng = 0, ne = 0, i;
+
+	if (policy_rules(a->policy, a->policy_len, false, &got, &ng) ||
+	    policy_rules(want, wlen, true, &exp, &ne)) {
+		free_rules(got, ng);
+		a->oom = true;
+		return;
+	}
+	for (i = 0; i < ng && i < ne; i++)
+		if (strcmp(got[i].key, exp[i].key))
+			break;
+	if (i == ng && i == ne) {
+		a->policy_match = 1;	/* the same rules, as printed */
+		goto out;
+	}
+	a->policy_match = 0;
+	a->policy_rule = i + 1;
+	if (i < ng)
+		a->policy_got = rule_text(&got[i]);
+	if (i < ne) {
+		a->policy_want = rule_text(&exp[i]);
+		a->policy_want_line = exp[i].lineno;
+	}
+	if (i < ng && i < ne)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "rule %zu differs: recorded '%s', %s line %lu '%s'",
+			 i + 1, a->policy_got ? a->policy_got : "",
+			 name, exp[i].lineno,
+			 a->policy_want ? a->policy_want : "");
+	else if (i < ng)
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "the recorded policy has %zu rule(s) more than %s, from rule %zu: '%s'",
+			 ng - ne, name, i + 1,
+			 a->policy_got ? a->policy_got : "");
+	else
+		snprintf(a->policy_diff, sizeof(a->policy_diff),
+			 "%s has %zu rule(s) more than the recorded policy, from its line %lu: '%s'",
+			 name, ne - ng, exp[i].lineno,
+			 a->policy_want ? a->policy_want : "");
+	d.got = a->policy_got;
+	d.expected = a->policy_want;
+	ima_audit_faild(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
+			NULL, 0, &d, "policy: %s", a->policy_diff);
+out:
+	free_rules(got, ng);
+	free_rules(exp, ne);
+}
+
 static void check_policy(struct ima_audit *a)
 {
 	const uint8_t *want = a->opts->expect_policy;
-	size_t wlen = a->opts->expect_policy_len, i, line = 1;
+	size_t wlen = a->opts->expect_policy_len;
 
 	if (!want)
 		return;
 	if (!a->policy_found) {
 		a->policy_match = 0;
+		if (a->policy_unattributed) {
+			ima_audit_failc(a, IMA_NO_INDEX, 0, IMA_FC_POLICY, NULL,
+					0, "policy: cannot attribute a policy to the last kernel: %s",
+					a->policy_diff);
+			return;
+		}
 		if (a->kernel_start)
 			snprintf(a->policy_diff, sizeof(a->policy_diff),
 				 "no ima_policy entry of the last kernel (entries from %llu, after a kexec) bound and covered in the log",
@@ -1691,25 +1998,7 @@ static void check_policy(struct ima_audit *a)
 		a->policy_match = 1;
 		return;
 	}
-	a->policy_match = 0;
-	for (i = 0; i < wlen && i < a->policy_len; i++) {
-		if (want[i] != a->policy[i])
-			break;
-		if (want[i] == '\n')
-			line++;
-	}
-	if (i == wlen || i == a->policy_len)
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "line %zu: recorded policy is %s than %s", line,
-			 a->policy_len > wlen ? "longer" : "shorter",
-			 a->opts->expect_policy_name);
-	else
-		snprintf(a->policy_diff, sizeof(a->policy_diff),
-			 "first difference at line %zu (byte %zu) of %s",
-			 line, i, a->opts->expect_policy_name);
-	ima_audit_failc(a, a->policy_index, a->policy_offset, IMA_FC_POLICY,
-			NULL, 0,
-		       "policy: %s", a->policy_diff);
+	policy_compare(a, want, wlen);
 }
 
 static int cmp_failure(const void *pa, const void *pb)
@@ -1734,19 +2023,35 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 		a->io_error = true;
 		a->oom = true;
 		snprintf(a->error, sizeof(a->error), "out of memory");
-		hq_finish(a);
-		pool_done(a);	/* no job outlives the run */
+		audit_replay_finish(a);
+		audit_sigs_done(a);	/* no job outlives the run */
 		return;
 	}
-	for (;;) {
+	/*
+	 * The list's template digests: sha1, or a per-bank list's bank
+	 * (given, or an ASCII list's digest length); that bank extends them
+	 * as logged, the others hash the template data.
+	 */
+	rc = ima_reader_start(r);
+	a->format = r->format;
+	a->list_alg = r->digest_alg ? r->digest_alg :
+		      ima_bank_algo(IMA_BANK_SHA1);
+	a->list_bank = ima_bank_by_name(a->list_alg->name,
+					strlen(a->list_alg->name));
+	audit_replay_list_bank(a, a->list_bank);
+	while (rc == IMA_READ_RECORD) {
 		rc = ima_reader_next(r, rec);
 		if (rc != IMA_READ_RECORD)
 			break;
 		a->order = r->order;
 		audit_record(a, rec);
+		if (a->opts->on_record)
+			a->opts->on_record(a->opts->record_ctx, rec);
 	}
 	a->bytes = r->buf_pos;
 	a->order = r->order;
+	a->ascii_bytes = ima_reader_ascii_bytes(r);
+	a->ascii_lines = ima_reader_ascii_lines(r);
 	if (rc == IMA_READ_MALFORMED) {
 		a->malformed = true;
 		a->error_offset = r->err_offset;
@@ -1762,11 +2067,12 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	/* an empty list has no boot_aggregate either (nor is a kernel's) */
 	if (!a->entries && rc == IMA_READ_EOF)
 		boot_unverified(a, NULL, NULL, "the list is empty");
-	hq_finish(a);
-	pool_done(a);
+	audit_replay_finish(a);
+	audit_sigs_done(a);
 	quote_failures(a);
 	if (!a->malformed && !a->io_error) {
 		check_pcrs(a);
+		check_list_keys(a);
 		pick_policy(a);
 		check_policy(a);
 	}
@@ -1776,6 +2082,18 @@ void ima_audit_run(struct ima_audit *a, struct ima_reader *r)
 	if (a->nfailures)
 		qsort(a->failures, a->nfailures, sizeof(*a->failures),
 		      cmp_failure);
+	if (a->opts->keylime_out) {
+		keylime_offers_done(a);
+		if (a->oom && !a->error[0])
+			snprintf(a->error, sizeof(a->error),
+				 "out of memory: the audit is incomplete");
+	}
+}
+
+bool ima_audit_covered(const struct ima_audit *a, uint32_t pcr,
+		       uint64_t index)
+{
+	return pcr < IMA_NR_PCRS && covered(a, pcr, index);
 }
 
 int ima_audit_exit_code(const struct ima_audit *a)
@@ -1784,5 +2102,7 @@ int ima_audit_exit_code(const struct ima_audit *a)
 		return IMA_EXIT_MALFORMED;
 	if (a->failure_count)
 		return IMA_EXIT_FAIL;
+	if (a->write_error)
+		return IMA_EXIT_USAGE;
 	return IMA_EXIT_OK;
 }

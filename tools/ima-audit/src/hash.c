@@ -4,6 +4,7 @@
  * (include/uapi/linux/hash_info.h, crypto/hash_info.c).
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -76,6 +77,11 @@ const struct ima_hash_algo *ima_hash_by_name(const char *name, size_t len)
 		    !strncasecmp(algos[i].name, name, len))
 			return &algos[i];
 	return NULL;
+}
+
+bool ima_hash_collision_prone(const struct ima_hash_algo *alg)
+{
+	return alg->id == 0 || alg->id == 1;	/* md4, md5 */
 }
 
 const struct ima_hash_algo *ima_hash_by_size(unsigned int size)
@@ -157,4 +163,20 @@ void ima_bin2hex(const uint8_t *bin, size_t len, char *out)
 		out[2 * i + 1] = digits[bin[i] & 15];
 	}
 	out[2 * len] = '\0';
+}
+
+void *ima_reserve(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *na;
+
+	if (n < *cap)
+		return arr;
+	ncap = *cap ? 2 * *cap : 16;
+	if (ncap > SIZE_MAX / size)
+		return NULL;
+	na = realloc(arr, ncap * size);
+	if (na)
+		*cap = ncap;
+	return na;
 }

@@ -52,8 +52,10 @@ static int add_key(struct ima_keyring *kr, EVP_PKEY *pkey, X509 *cert,
 		return pkey ? -2 : -3;
 	}
 	nk = realloc(kr->keys, (kr->n + 1) * sizeof(*nk));
-	if (!nk)
+	if (!nk) {
+		EVP_PKEY_free(pkey);
 		return -1;
+	}
 	kr->keys = nk;
 	k = &kr->keys[kr->n];
 	memset(k, 0, sizeof(*k));
@@ -77,6 +79,40 @@ static int add_key(struct ima_keyring *kr, EVP_PKEY *pkey, X509 *cert,
 	}
 	ASN1_OCTET_STRING_free(skid);
 	kr->n++;
+	return 0;
+}
+
+int ima_keyring_add_cert(struct ima_keyring *kr, void *cert, const char *what)
+{
+	int rc = add_key(kr, X509_get_pubkey(cert), cert, what);
+
+	return rc == -3 ? -2 : rc;
+}
+
+int ima_keyring_add_der_pubkey(struct ima_keyring *kr, const uint8_t *der,
+			       size_t len, uint32_t keyid, const char *what,
+			       char *err, size_t errlen)
+{
+	const unsigned char *p = der;
+	EVP_PKEY *pkey = d2i_PUBKEY(NULL, &p, (long)len);
+	int rc;
+
+	if (!pkey || p != der + len) {
+		EVP_PKEY_free(pkey);
+		ERR_clear_error();
+		snprintf(err, errlen, "not one DER SubjectPublicKeyInfo");
+		return -1;
+	}
+	rc = add_key(kr, pkey, NULL, what);
+	if (rc) {
+		snprintf(err, errlen, "%s", rc == -2 ?
+			 "public key is neither RSA nor EC: no IMA signature can be verified with it" :
+			 rc == -3 ? "public key cannot be decoded" :
+			 "out of memory");
+		return -1;
+	}
+	if (keyid)
+		kr->keys[kr->n - 1].keyid = keyid;
 	return 0;
 }
 

@@ -10,11 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ima_ascii.h"
 #include "ima_hash.h"
 #include "ima_log.h"
 #include "ima_sig.h"
 
-#define HDR_LEN		(4 + 20 + 4)	/* pcr, template digest, name len */
+/* pcr, template digest, name len */
+#define HDR_LEN(r)	(4 + (size_t)(r)->digest_len + 4)
 #define DEFAULT_CHUNK	(64u << 10)
 
 static const struct {
@@ -125,15 +127,161 @@ int ima_record_field(const struct ima_record *rec, enum ima_field_id id)
 	return -1;
 }
 
+/* Field f read as a digest: d-ng/d-ngv2/d-modsig, or the legacy d. */
+static bool digest_reading(const uint8_t *f, uint32_t len,
+			   const struct ima_hash_algo **alg,
+			   const uint8_t **dig, uint32_t *dlen)
+{
+	const char *algo;
+	size_t algo_len;
+
+	if (!ima_split_digest_field(f, len, NULL, &algo, &algo_len, dig,
+				    dlen)) {
+		*alg = ima_hash_by_name(algo, algo_len);
+		return *alg && *dlen == (*alg)->size;
+	}
+	/* d: the digest alone, sha1 (or md5, ima_hash=md5) */
+	*alg = len == 20 ? ima_hash_by_name("sha1", 4) :
+	       len == 16 ? ima_hash_by_name("md5", 3) : NULL;
+	*dig = f;
+	*dlen = len;
+	return *alg;
+}
+
+/* Field f read as a name: its only NUL ends it (n-ng, n). */
+static bool name_reading(const uint8_t *f, uint32_t len)
+{
+	return len && f[len - 1] == '\0' && !memchr(f, '\0', len - 1);
+}
+
+/* Field f reads as the name s (the kernel's NUL, or none). */
+static bool reads_as(const uint8_t *f, uint32_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (len == n || (len == n + 1 && !f[n])) && !memcmp(f, s, n);
+}
+
+static const struct {
+	const char *name;
+	unsigned int id;
+} buffer_names[] = {
+	{ "ima_policy", IMA_ID_POLICY },
+	{ "ima_policy_loaded", IMA_ID_POLICY },
+	{ "kexec_load", IMA_ID_KEXEC_LOAD },
+	{ "kexec_execute", IMA_ID_KEXEC_EXECUTE },
+};
+
+struct readings {
+	const struct ima_hash_algo *alg[IMA_MAX_FIELDS];	/* or NULL */
+	const uint8_t *dig[IMA_MAX_FIELDS];
+	uint32_t dlen[IMA_MAX_FIELDS];
+};
+
+/*
+ * Whether field k (not field j, the name) hashes to another field read
+ * as a digest: each field is hashed once per algorithm some digest
+ * reading names (so a hostile record costs a few hashes of its size).
+ */
+static bool hashes_to_digest(const struct ima_data_view *v,
+			     const struct readings *r, int j, int k)
+{
+	const struct ima_hash_algo *done[IMA_MAX_FIELDS];
+	uint8_t d[IMA_MAX_DIGEST];
+	int i, a, ndone = 0;
+
+	for (i = 0; i < v->n; i++) {
+		if (i == j || i == k || !r->alg[i])
+			continue;
+		for (a = 0; a < ndone && done[a] != r->alg[i]; a++)
+			;
+		if (a < ndone)
+			continue;
+		done[ndone++] = r->alg[i];
+		if (ima_digest(r->alg[i], v->f[k], v->len[k], d))
+			continue;
+		for (a = i; a < v->n; a++)
+			if (a != j && a != k && r->alg[a] == r->alg[i] &&
+			    !memcmp(d, r->dig[a], r->dlen[a]))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * What the data can be read as (v->ident), and whether it is a buffer
+ * record as the kernel writes one (v->buf). Hashing happens only for a
+ * record with a field that reads as one of the names above, or of
+ * exactly three non-empty fields.
+ */
+static void read_content(struct ima_data_view *v)
+{
+	struct readings r;
+	unsigned int want = 0;
+	int i, j, k, nonempty = 0, ne[3] = { -1, -1, -1 }, named[4];
+	size_t t, nnamed = 0;
+
+	for (j = 0; j < v->n; j++) {
+		if (v->len[j] && nonempty++ < 3)
+			ne[nonempty - 1] = j;
+		if (reads_as(v->f[j], v->len[j], "boot_aggregate"))
+			v->ident |= IMA_ID_BOOT;
+		for (t = 0; t < sizeof(buffer_names) / sizeof(buffer_names[0]);
+		     t++)
+			if (reads_as(v->f[j], v->len[j], buffer_names[t].name) &&
+			    nnamed < 4) {
+				named[nnamed++] = j;
+				want |= buffer_names[t].id;
+			}
+	}
+	if (!want && nonempty != 3)
+		return;
+	for (i = 0; i < v->n; i++)
+		if (!digest_reading(v->f[i], v->len[i], &r.alg[i], &r.dig[i],
+				    &r.dlen[i]))
+			r.alg[i] = NULL;
+	/* a policy or ima_kexec record: its name, some buffer, some digest */
+	for (t = 0; t < nnamed; t++) {
+		j = named[t];
+		for (k = 0; k < v->n; k++)
+			if (k != j && v->len[k] && hashes_to_digest(v, &r, j, k))
+				break;
+		if (k == v->n)
+			continue;
+		for (i = 0; i < (int)(sizeof(buffer_names) /
+				      sizeof(buffer_names[0])); i++)
+			if (reads_as(v->f[j], v->len[j], buffer_names[i].name))
+				v->ident |= buffer_names[i].id;
+	}
+	if (nonempty != 3)
+		return;
+	/* a buffer as the kernel writes one: the three non-empty fields as
+	 * digest, name and buffer, in any order */
+	for (j = 0; j < 3 && !v->buf; j++) {
+		if (!name_reading(v->f[ne[j]], v->len[ne[j]]))
+			continue;
+		for (k = 0; k < 3 && !v->buf; k++) {
+			if (k == j || ima_sig_typed(v->f[ne[k]], v->len[ne[k]]))
+				continue;
+			/* the third non-empty field is the digest */
+			i = 3 - j - k;
+			if (r.alg[ne[i]] && hashes_to_digest(v, &r, ne[j], ne[k])) {
+				v->buf = true;
+				v->buf_field = ne[k];
+			}
+		}
+	}
+}
+
 bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		   struct ima_data_view *v)
 {
 	const uint8_t *p = data, *end = data + len, *nul;
-	uint8_t d[IMA_MAX_DIGEST];
 	const char *algo;
 	size_t algo_len;
 
 	memset(v, 0, sizeof(*v));
+	v->buf_field = -1;
 	while (p < end) {
 		if (v->n == IMA_MAX_FIELDS || end - p < 4)
 			return false;
@@ -144,7 +292,8 @@ bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		v->f[v->n] = p;
 		p += v->len[v->n++];
 	}
-	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0], &algo,
+	if (v->n >= 1 && !ima_split_digest_field(v->f[0], v->len[0],
+						 &v->dtype, &algo,
 						 &algo_len, &v->dig,
 						 &v->dlen)) {
 		v->alg = ima_hash_by_name(algo, algo_len);
@@ -156,25 +305,17 @@ bool ima_data_view(const uint8_t *data, uint32_t len, enum ima_byte_order o,
 		v->name = (const char *)v->f[1];
 		v->nlen = nul ? (size_t)(nul - v->f[1]) : v->len[1];
 	}
-	v->buf = v->n == 3 && v->alg && v->len[2] &&
-		 !ima_sig_typed(v->f[2], v->len[2]) &&
-		 !ima_digest(v->alg, v->f[2], v->len[2], d) &&
-		 !memcmp(d, v->dig, v->dlen);
+	read_content(v);
 	return true;
 }
 
-bool ima_data_named(const struct ima_data_view *v, const char *name)
-{
-	return v->name && v->nlen == strlen(name) &&
-	       !memcmp(v->name, name, v->nlen);
-}
-
-int ima_split_digest_field(const uint8_t *data, uint32_t len,
+int ima_split_digest_field(const uint8_t *data, uint32_t len, int *type,
 			   const char **algo, size_t *algo_len,
 			   const uint8_t **digest, uint32_t *digest_len)
 {
 	const uint8_t *nul = memchr(data, '\0', len);
-	const uint8_t *p;
+	const uint8_t *p, *colon;
+	int t = IMA_DT_NONE;
 
 	if (!nul || nul == data || nul[-1] != ':')
 		return -1;
@@ -183,6 +324,20 @@ int ima_split_digest_field(const uint8_t *data, uint32_t len,
 		;
 	if (p == nul - 1)
 		return -1;
+	if (p > data) {
+		/* "type:" and nothing before it */
+		colon = memchr(data, ':', (size_t)(p - 1 - data));
+		if (colon)
+			return -1;
+		if (p - 1 - data == 3 && !memcmp(data, "ima", 3))
+			t = IMA_DT_IMA;
+		else if (p - 1 - data == 6 && !memcmp(data, "verity", 6))
+			t = IMA_DT_VERITY;
+		else
+			return -1;
+	}
+	if (type)
+		*type = t;
 	*algo = (const char *)p;
 	*algo_len = (size_t)(nul - 1 - p);
 	*digest = nul + 1;
@@ -203,6 +358,9 @@ static void reader_init(struct ima_reader *r, const struct ima_reader_opts *o)
 	if (!r->opts.chunk)
 		r->opts.chunk = DEFAULT_CHUNK;
 	r->order = r->opts.order;
+	r->format = r->opts.format;
+	r->digest_alg = r->opts.digest_alg;
+	r->digest_len = r->digest_alg ? r->digest_alg->size : IMA_SHA1_LEN;
 }
 
 int ima_reader_init_fd(struct ima_reader *r, int fd,
@@ -231,9 +389,11 @@ int ima_reader_init_mem(struct ima_reader *r, const void *mem, size_t len,
 
 void ima_reader_free(struct ima_reader *r)
 {
-	if (r->fd >= 0 || !r->mem)
+	if (r->fd >= 0 || !r->mem || r->own_buf)
 		free(r->buf);
 	r->buf = NULL;
+	ima_ascii_free(r->ascii);
+	r->ascii = NULL;
 }
 
 static int fail(struct ima_reader *r, uint64_t offset, const char *fmt, ...)
@@ -280,7 +440,23 @@ static int ensure(struct ima_reader *r, size_t n)
 		if (room > r->opts.chunk && n - (r->end - r->start) <=
 		    r->opts.chunk)
 			room = r->opts.chunk;
-		got = read(r->fd, r->buf + r->end, room);
+		if (r->ascii) {
+			uint64_t at;
+
+			got = ima_ascii_read(r->ascii, r->buf + r->end, room);
+			if (got == -1) {
+				fail(r, 0, "%s", ima_ascii_error(r->ascii, &at));
+				r->err_offset = at;
+				return IMA_READ_MALFORMED;
+			}
+			if (got < 0) {
+				snprintf(r->err, sizeof(r->err), "%s",
+					 ima_ascii_error(r->ascii, &at));
+				return IMA_READ_IO;
+			}
+		} else {
+			got = read(r->fd, r->buf + r->end, room);
+		}
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
@@ -304,20 +480,139 @@ static int ensure(struct ima_reader *r, size_t n)
 
 static int detect_order(struct ima_reader *r, const uint8_t *p)
 {
+	size_t at = 4 + r->digest_len;
 	uint32_t pcr_le = ima_get32(p, IMA_BO_LITTLE);
-	uint32_t len_le = ima_get32(p + 24, IMA_BO_LITTLE);
+	uint32_t len_le = ima_get32(p + at, IMA_BO_LITTLE);
 	uint32_t pcr_be = ima_get32(p, IMA_BO_BIG);
-	uint32_t len_be = ima_get32(p + 24, IMA_BO_BIG);
+	uint32_t len_be = ima_get32(p + at, IMA_BO_BIG);
 
 	if (pcr_le <= IMA_MAX_PCR && len_le && len_le <= IMA_MAX_NAME_LEN)
 		r->order = IMA_BO_LITTLE;
 	else if (pcr_be <= IMA_MAX_PCR && len_be && len_be <= IMA_MAX_NAME_LEN)
 		r->order = IMA_BO_BIG;
+	else if (p[0] >= '0' && p[0] <= '9' && (p[1] == ' ' || p[2] == ' '))
+		return fail(r, 0,
+			    "an ASCII list (ascii_runtime_measurements) read as binary: drop --format binary (or give --format ascii)");
 	else
 		return fail(r, 0,
-			    "cannot detect byte order: first record has pcr %u and template name length %u (little-endian)",
-			    pcr_le, len_le);
+			    "cannot detect byte order: first record has pcr %u, template name length %u (little-endian, %u-byte digest%s)",
+			    pcr_le, len_le, r->digest_len,
+			    r->digest_alg ? "" : "; a per-bank list needs --list-bank");
 	return 0;
+}
+
+/* The first bytes: a PCR index as u32 (binary, <= 23 in either byte
+ * order: a first byte below 0x20) or "%2d " (ASCII: ' ' or a digit). */
+int ima_reader_start(struct ima_reader *r)
+{
+	unsigned int dlen;
+	uint64_t at;
+	int rc;
+
+	if (r->started)
+		return IMA_READ_RECORD;
+	r->started = true;
+	if (r->format == IMA_FMT_BINARY)
+		return IMA_READ_RECORD;
+	rc = ensure(r, 1);
+	if (rc < 0)
+		return rc;
+	if (r->format == IMA_FMT_AUTO) {
+		r->format = rc && r->buf[r->start] >= 0x20 ? IMA_FMT_ASCII :
+			    IMA_FMT_BINARY;
+		if (r->format == IMA_FMT_BINARY)
+			return IMA_READ_RECORD;
+	}
+	/* ASCII: the converter reads the source from here on */
+	r->ascii = ima_ascii_new(r->fd, r->mem, r->mem_len,
+				 r->buf + r->start, r->end - r->start, r->eof,
+				 r->order,
+				 r->digest_alg ? r->digest_alg->size : 0,
+				 r->opts.max_entry);
+	if (!r->ascii) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return IMA_READ_IO;
+	}
+	if (r->fd < 0) {
+		/* memory input: the records go to a buffer of our own */
+		r->buf = malloc(2 * r->opts.chunk);
+		if (!r->buf) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			return IMA_READ_IO;
+		}
+		r->own_buf = true;
+		r->cap = 2 * r->opts.chunk;
+	}
+	r->start = r->end = 0;
+	r->consumed = 0;
+	r->eof = false;
+	if (r->order == IMA_BO_AUTO)
+		r->order = IMA_BO_LITTLE;
+	rc = ima_ascii_prime(r->ascii);
+	if (rc) {
+		const char *why = ima_ascii_error(r->ascii, &at);
+
+		if (rc == -1) {
+			fail(r, 0, "%s", why);
+			r->err_offset = at;
+			return IMA_READ_MALFORMED;
+		}
+		snprintf(r->err, sizeof(r->err), "%s", why);
+		return IMA_READ_IO;
+	}
+	dlen = ima_ascii_digest_len(r->ascii);
+	if (dlen && !r->digest_alg) {
+		r->digest_alg = ima_hash_by_size(dlen);
+		r->digest_len = dlen;
+	}
+	return IMA_READ_RECORD;
+}
+
+int ima_list_name_bank(const char *path, const struct ima_hash_algo **alg,
+		       char *err, size_t errlen)
+{
+	static const char *const stems[] = {
+		"binary_runtime_measurements", "ascii_runtime_measurements",
+	};
+	const char *base = strrchr(path, '/');
+	const struct ima_hash_algo *h;
+	size_t i, n;
+
+	base = base ? base + 1 : path;
+	for (i = 0; i < ARRAY_SIZE(stems); i++) {
+		n = strlen(stems[i]);
+		if (strncmp(base, stems[i], n) || base[n] != '_')
+			continue;
+		if (!strncmp(base + n + 1, "tpm_alg_", 8)) {
+			snprintf(err, errlen,
+				 "%s: the list of a TPM bank the kernel cannot hash (its template digests are sha1, zero-padded): not supported",
+				 base);
+			return -1;
+		}
+		h = ima_hash_by_name(base + n + 1, (size_t)-1);
+		if (!h)
+			return 0;	/* not a name the kernel gives */
+		if (strcmp(h->name, "sha1") && strcmp(h->name, "sha256") &&
+		    strcmp(h->name, "sha384") && strcmp(h->name, "sha512")) {
+			snprintf(err, errlen,
+				 "%s: a per-bank list of %s, not a bank read here (sha1, sha256, sha384, sha512)",
+				 base, h->name);
+			return -1;
+		}
+		*alg = h;
+		return 0;
+	}
+	return 0;
+}
+
+uint64_t ima_reader_ascii_bytes(const struct ima_reader *r)
+{
+	return r->ascii ? ima_ascii_bytes(r->ascii) : 0;
+}
+
+uint64_t ima_reader_ascii_lines(const struct ima_reader *r)
+{
+	return r->ascii ? ima_ascii_lines(r->ascii) : 0;
 }
 
 static int parse_fields(struct ima_reader *r, struct ima_record *rec)
@@ -372,16 +667,22 @@ int ima_reader_next(struct ima_reader *r, struct ima_record *rec)
 	size_t need;
 	int rc;
 
+	if (!r->started) {
+		rc = ima_reader_start(r);
+		if (rc != IMA_READ_RECORD)
+			return rc;
+		off = r->buf_pos;
+	}
 	rc = ensure(r, 1);
 	if (rc <= 0)
 		return rc;
-	rc = ensure(r, HDR_LEN);
+	rc = ensure(r, HDR_LEN(r));
 	if (rc < 0)
 		return rc;
 	if (!rc)
 		return fail(r, off,
-			    "truncated record header (%zu of %d bytes)",
-			    r->end - r->start, HDR_LEN);
+			    "truncated record header (%zu of %zu bytes)",
+			    r->end - r->start, HDR_LEN(r));
 	p = r->buf + r->start;
 	if (r->order == IMA_BO_AUTO && detect_order(r, p))
 		return IMA_READ_MALFORMED;
@@ -389,40 +690,43 @@ int ima_reader_next(struct ima_reader *r, struct ima_record *rec)
 	memset(rec, 0, offsetof(struct ima_record, fields));
 	rec->index = r->index;
 	rec->offset = off;
+	rec->line = r->ascii ? r->index + 1 : 0;
 	rec->pcr = ima_get32(p, r->order);
-	memcpy(rec->digest, p + 4, 20);
-	namelen = ima_get32(p + 24, r->order);
+	memcpy(rec->digest, p + 4, r->digest_len);
+	rec->digest_len = r->digest_len;
+	namelen = ima_get32(p + 4 + r->digest_len, r->order);
 	if (rec->pcr > IMA_MAX_PCR)
 		return fail(r, off, "pcr index %u out of range (0..%d)",
 			    rec->pcr, IMA_MAX_PCR);
 	if (!namelen)
-		return fail(r, off + 24, "zero-length template name");
+		return fail(r, off + 4 + r->digest_len,
+			    "zero-length template name");
 	if (namelen > IMA_MAX_NAME_LEN)
-		return fail(r, off + 24,
+		return fail(r, off + 4 + r->digest_len,
 			    "template name length %u exceeds %d", namelen,
 			    IMA_MAX_NAME_LEN);
-	need = HDR_LEN + namelen + 4;
+	need = HDR_LEN(r) + namelen + 4;
 	rc = ensure(r, need);
 	if (rc < 0)
 		return rc;
 	if (!rc)
-		return fail(r, off + HDR_LEN,
+		return fail(r, off + HDR_LEN(r),
 			    "truncated record: template name or data length missing");
 	p = r->buf + r->start;
-	memcpy(rec->name, p + HDR_LEN, namelen);
+	memcpy(rec->name, p + HDR_LEN(r), namelen);
 	rec->name[namelen] = '\0';
 	rec->name_len = namelen;
 	if (memchr(rec->name, '\0', namelen))
-		return fail(r, off + HDR_LEN, "NUL byte in template name");
+		return fail(r, off + HDR_LEN(r), "NUL byte in template name");
 
 	if (!strcmp(rec->name, "ima")) {
 		/* d: 20 bytes, no length; n: u32 len + name, no NUL */
-		need = HDR_LEN + namelen + 24;
+		need = HDR_LEN(r) + namelen + 24;
 		rc = ensure(r, need);
 		if (rc < 0)
 			return rc;
 		if (!rc)
-			return fail(r, off + HDR_LEN + namelen,
+			return fail(r, off + HDR_LEN(r) + namelen,
 				    "truncated record: legacy ima template data");
 		p = r->buf + r->start;
 		dlen = ima_get32(p + need - 4, r->order);
@@ -430,7 +734,7 @@ int ima_reader_next(struct ima_reader *r, struct ima_record *rec)
 			return fail(r, off + need - 4,
 				    "legacy ima event name length %u exceeds %d",
 				    dlen, IMA_LEGACY_NAME_MAX);
-		rec->data_offset = off + HDR_LEN + namelen;
+		rec->data_offset = off + HDR_LEN(r) + namelen;
 		dlen += 24;
 	} else {
 		dlen = ima_get32(p + need - 4, r->order);

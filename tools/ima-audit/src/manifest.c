@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ima_audit.h"
 #include "ima_manifest.h"
+#include "ima_sumline.h"
 
 #define MF_LINE_MAX	8192		/* longest line ima_manifest_load takes */
 #define MF_CHUNK	(256u << 10)	/* read() size */
@@ -190,21 +192,6 @@ static void *store(struct ima_manifest *m, const void *p, size_t len,
 	return s;
 }
 
-/* arr with room for index n: itself, a bigger copy, or NULL (arr kept) */
-static void *reserve(void *arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *na;
-
-	if (n < *cap)
-		return arr;
-	ncap = *cap ? 2 * *cap : 1024;
-	na = realloc(arr, ncap * size);
-	if (na)
-		*cap = ncap;
-	return na;
-}
-
 static int add(struct ima_manifest *m, const char *path, size_t plen,
 	       const struct ima_hash_algo *alg, const uint8_t *d)
 {
@@ -218,11 +205,12 @@ static int add(struct ima_manifest *m, const char *path, size_t plen,
 		return -1;
 	if ((m->npaths + 1) * 4 > m->nslots * 3 && grow(m))
 		return -1;
-	md = reserve(m->digests, &m->cap_digests, m->ndigests, sizeof(*md));
+	md = ima_reserve(m->digests, &m->cap_digests, m->ndigests,
+			 sizeof(*md));
 	if (!md)
 		return -1;
 	m->digests = md;
-	mp = reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
+	mp = ima_reserve(m->paths, &m->cap_paths, m->npaths, sizeof(*mp));
 	if (!mp)
 		return -1;
 	m->paths = mp;
@@ -250,90 +238,39 @@ static int add(struct ima_manifest *m, const char *path, size_t plen,
 	return 0;
 }
 
-/* sha256sum escapes '\\' and '\n' in names and marks such lines with '\' */
-static size_t unescape(char *dst, const char *src, size_t len)
+int ima_manifest_add(struct ima_manifest *m, const char *path, size_t plen,
+		     const struct ima_hash_algo *alg, const uint8_t *digest)
 {
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (src[i] == '\\' && i + 1 < len) {
-			i++;
-			dst[n++] = src[i] == 'n' ? '\n' : src[i];
-		} else {
-			dst[n++] = src[i];
-		}
-	}
-	return n;
+	return add(m, path, plen, alg, digest);
 }
 
+/* One line: an entry, nothing (blank, '#'), or an error naming the line. */
 static int parse_line(struct ima_manifest *m, const char *p, const char *end,
 		      const char *what, unsigned int line, char *err,
 		      size_t errlen)
 {
-	const struct ima_hash_algo *alg = NULL;
-	const char *tok, *colon, *hex;
-	uint8_t d[IMA_MAX_DIGEST];
-	bool escaped = false;
-	char *path = NULL;
-	size_t plen;
-	int n, rc = -1;
+	struct ima_sumline sl;
+	char why[IMA_REASON_MAX], small[MF_LINE_MAX];
+	char *path = (size_t)(end - p) <= sizeof(small) ? small :
+		     malloc((size_t)(end - p));
+	int rc;
 
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p == '#')
-		return 0;
-	if (*p == '\\') {
-		escaped = true;
-		p++;
-	}
-	tok = p;
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
-	colon = memchr(tok, ':', (size_t)(p - tok));
-	hex = colon ? colon + 1 : tok;
-	if (colon) {
-		alg = ima_hash_by_name(tok, (size_t)(colon - tok));
-		if (!alg) {
-			snprintf(err, errlen, "%s:%u: unknown algorithm '%.*s'",
-				 what, line, (int)(colon - tok), tok);
-			return -1;
-		}
-	} else {
-		alg = ima_hash_by_size((unsigned int)(p - hex) / 2);
-	}
-	n = ima_hex2bin(hex, (size_t)(p - hex), d, sizeof(d));
-	if (!alg || n != (int)alg->size) {
-		snprintf(err, errlen, "%s:%u: bad digest '%.*s'", what, line,
-			 (int)(p - tok) > 80 ? 80 : (int)(p - tok), tok);
+	if (!path) {
+		snprintf(err, errlen, "%s:%u: out of memory", what, line);
 		return -1;
 	}
-	if (p < end)
-		p++;
-	if (p < end && (*p == ' ' || *p == '*'))
-		p++;
-	plen = (size_t)(end - p);
-	if (plen && p[plen - 1] == '\r')
-		plen--;
-	if (!plen) {
-		snprintf(err, errlen, "%s:%u: missing path", what, line);
-		return -1;
+	rc = ima_sumline_parse(p, (size_t)(end - p), IMA_SUM_NEED_PATH, &sl,
+			       path, why, sizeof(why));
+	if (rc == IMA_SUM_ERROR) {
+		snprintf(err, errlen, "%s:%u: %s", what, line, why);
+	} else if (rc == IMA_SUM_ENTRY &&
+		   add(m, sl.path, sl.path_len, sl.alg, sl.digest)) {
+		snprintf(err, errlen, "%s:%u: out of memory", what, line);
+		rc = IMA_SUM_ERROR;
 	}
-	if (escaped) {
-		path = malloc(plen);
-		if (!path)
-			goto oom;
-		plen = unescape(path, p, plen);
-		p = path;
-	}
-	if (add(m, p, plen, alg, d))
-		goto oom;
-	rc = 0;
-	goto out;
-oom:
-	snprintf(err, errlen, "%s:%u: out of memory", what, line);
-out:
-	free(path);
-	return rc;
+	if (path != small)
+		free(path);
+	return rc == IMA_SUM_ERROR ? -1 : 0;
 }
 
 int ima_manifest_parse(struct ima_manifest *m, const char *text, size_t len,
@@ -460,4 +397,36 @@ int ima_manifest_check(const struct ima_manifest *m, const char *path,
 		rc = IMA_MF_WRONG_DIGEST;
 	}
 	return rc;
+}
+
+size_t ima_manifest_listed(const struct ima_manifest *m, const char *path,
+			   size_t plen, const struct ima_hash_algo *alg,
+			   char *out, size_t outlen)
+{
+	const struct mf_slot *s = find(m, path, plen, path_hash(path, plen));
+	size_t n = 0, used = 0;
+	int32_t i;
+
+	if (outlen)
+		out[0] = '\0';
+	if (!s->idx)
+		return 0;
+	for (i = m->paths[s->idx - 1].first; i >= 0;
+	     i = m->digests[i].next) {
+		const struct mf_digest *d = &m->digests[i];
+		const struct ima_hash_algo *da = ima_hash_by_id(d->alg);
+		size_t need;
+
+		if (!da || (alg && d->alg != alg->id))
+			continue;
+		n++;
+		need = (used ? 2 : 0) + strlen(da->name) + 1 + 2u * d->len;
+		if (used + need + 1 > outlen)
+			continue;	/* counted, not shown */
+		used += (size_t)snprintf(out + used, outlen - used, "%s%s:",
+					 used ? ", " : "", da->name);
+		ima_bin2hex(d->d, d->len, out + used);
+		used += 2u * d->len;
+	}
+	return n;
 }

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "ima_pcr.h"
+#include "ima_text.h"
 
 static const char *const bank_names[IMA_NR_BANKS] = {
 	"sha1", "sha256", "sha384", "sha512",
@@ -28,7 +29,8 @@ int ima_bank_by_name(const char *name, size_t len)
 
 const char *ima_bank_name(int bank)
 {
-	return bank_names[bank];
+	/* a bank of no known algorithm (a firmware log's) has no name */
+	return bank >= 0 && bank < IMA_NR_BANKS ? bank_names[bank] : "unknown";
 }
 
 /* kernel enum hash_algo of each bank */
@@ -65,23 +67,9 @@ static int set_value(struct ima_pcr_values *v, int bank, unsigned long pcr,
 	return 0;
 }
 
-static size_t span(const char *p, const char *end, int (*cls)(int))
-{
-	const char *s = p;
-
-	while (p < end && cls((unsigned char)*p))
-		p++;
-	return (size_t)(p - s);
-}
-
 static int is_blank(int c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static int is_word(int c)
-{
-	return isalnum(c) || c == '_' || c == '-';
 }
 
 static int is_sep(int c)
@@ -99,17 +87,17 @@ static int parse_line(struct ima_pcr_values *v, const char *p,
 	char num[8];
 	int b = *bank;
 
-	p += span(p, end, is_blank);
+	p += ima_span(p, end, is_blank);
 	if (p == end || *p == '#')
 		return 0;
 	word = p;
-	wlen = span(p, end, is_word);
+	wlen = ima_span(p, end, ima_is_word);
 	p += wlen;
-	p += span(p, end, is_blank);
+	p += ima_span(p, end, is_blank);
 	if (!wlen || p == end || *p != ':')
 		goto bad;
 	p++;
-	n = span(word, word + wlen, isdigit);
+	n = ima_span(word, word + wlen, isdigit);
 	if (n == wlen) {
 		/* tpm2_pcrread: "  10: 0x..." under a bank header */
 		if (*bank == -2)
@@ -121,13 +109,13 @@ static int parse_line(struct ima_pcr_values *v, const char *p,
 		pcr = strtoul(num, NULL, 10);
 	} else {
 		b = ima_bank_by_name(word, wlen);
-		p += span(p, end, is_blank);
+		p += ima_span(p, end, is_blank);
 		if (p == end) {
 			/* bank header, e.g. "  sha256:" */
 			*bank = b;
 			return 0;
 		}
-		n = span(p, end, isdigit);
+		n = ima_span(p, end, isdigit);
 		if (!n || n > 2)
 			goto bad;
 		if (b < 0) {
@@ -142,10 +130,10 @@ static int parse_line(struct ima_pcr_values *v, const char *p,
 		if (p == end || !is_sep((unsigned char)*p))
 			goto bad;
 	}
-	p += span(p, end, is_sep);
+	p += ima_span(p, end, is_sep);
 	hex = p;
-	p += span(p, end, isalnum);
-	if (span(p, end, is_blank) != (size_t)(end - p))
+	p += ima_span(p, end, isalnum);
+	if (ima_span(p, end, is_blank) != (size_t)(end - p))
 		goto bad;
 	return set_value(v, b, pcr, hex, (size_t)(p - hex), err, errlen,
 			 what, line);
@@ -206,6 +194,44 @@ out:
 	return buf;
 }
 
+/*
+ * A file of another kind given where PCR values text is expected: named
+ * with what to do. Binary (a NUL or a byte above 0x7f among the first
+ * bytes): tpm2_quote's or tpm2_pcrread's -F serialized/marshaled output,
+ * or a list; lines "PCR-NN: HEX": evmctl's PCR file, whose bank is not
+ * in it.
+ */
+static int what_kind(const char *text, size_t len, const char *path,
+		     char *err, size_t errlen)
+{
+	size_t i, n = len < 512 ? len : 512;
+	const char *p;
+
+	for (i = 0; i < n; i++)
+		if (!text[i] || (unsigned char)text[i] >= 0x80) {
+			snprintf(err, errlen,
+				 "%s: binary, not PCR values text: a tpm2_quote or tpm2_pcrread file in -F serialized or marshaled format? give tpm2_pcrread's text output, or the quoted values (tpm2_quote -F values) with --quote-pcrs",
+				 path);
+			return -1;
+		}
+	for (p = text; p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+
+		if ((size_t)(text + len - p) >= 7 && !memcmp(p, "PCR-", 4) &&
+		    isdigit((unsigned char)p[4]) &&
+		    isdigit((unsigned char)p[5]) && p[6] == ':') {
+			snprintf(err, errlen,
+				 "%s: evmctl's PCR file ('PCR-NN: HEX' lines), which does not say its bank: give it, --pcrs sha256,%s (or sha1,...)",
+				 path, path);
+			return -1;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
 int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
 		      size_t errlen)
 {
@@ -215,9 +241,10 @@ int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
 
 	if (!text)
 		return -1;
-	rc = ima_pcr_parse_text(v, text, len, path, err, errlen);
+	rc = what_kind(text, len, path, err, errlen) ||
+	     ima_pcr_parse_text(v, text, len, path, err, errlen);
 	free(text);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,
@@ -249,12 +276,12 @@ int ima_pcr_load_sysfs(struct ima_pcr_values *v, const char *dir, char *err,
 	return count;
 }
 
-int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
+static int aggregate_n(const struct ima_pcr_values *v, int bank, int n,
 		       uint8_t *out)
 {
 	const struct ima_hash_algo *alg = ima_bank_algo(bank);
 	uint8_t buf[10 * IMA_MAX_DIGEST];
-	int n = bank == IMA_BANK_SHA1 ? 8 : 10, i;
+	int i;
 
 	for (i = 0; i < n; i++) {
 		if (!(v->have[bank] & (1u << i)))
@@ -262,6 +289,31 @@ int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
 		memcpy(buf + i * alg->size, v->val[bank][i], alg->size);
 	}
 	return ima_digest(alg, buf, (size_t)n * alg->size, out);
+}
+
+/* PCRs 0-7 for sha1, 0-9 for the other banks: since 5.8 */
+int ima_boot_aggregate(const struct ima_pcr_values *v, int bank,
+		       uint8_t *out)
+{
+	return aggregate_n(v, bank, bank == IMA_BANK_SHA1 ? 8 : 10, out);
+}
+
+int ima_boot_aggregate_match(const struct ima_pcr_values *v, int bank,
+			     const uint8_t *digest, size_t len)
+{
+	const struct ima_hash_algo *alg = ima_bank_algo(bank);
+	uint8_t want[IMA_MAX_DIGEST];
+	int rc;
+
+	if (len != alg->size)
+		return IMA_BOOT_DEF_NONE;
+	rc = ima_boot_aggregate(v, bank, want);
+	if (!rc && !memcmp(want, digest, len))
+		return IMA_BOOT_DEF_CURRENT;
+	if (bank != IMA_BANK_SHA1 && !aggregate_n(v, bank, 8, want) &&
+	    !memcmp(want, digest, len))
+		return IMA_BOOT_DEF_PRE_5_8;
+	return rc ? IMA_BOOT_DEF_MISSING : IMA_BOOT_DEF_NONE;
 }
 
 int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,
@@ -284,7 +336,7 @@ int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,
 		if (!eol)
 			eol = end;
 		line++;
-		q = p + span(p, eol, is_blank);
+		q = p + ima_span(p, eol, is_blank);
 		if (q == eol)
 			continue;
 		if (eol - q < 4 || strncmp(q, "PCR-", 4)) {
@@ -303,10 +355,10 @@ int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,
 			goto out;
 		}
 		q++;
-		q += span(q, eol, is_blank);
+		q += ima_span(q, eol, is_blank);
 		hex = q;
-		q += span(q, eol, isxdigit);
-		if (q + span(q, eol, is_blank) != eol) {
+		q += ima_span(q, eol, isxdigit);
+		if (q + ima_span(q, eol, is_blank) != eol) {
 			snprintf(err, errlen, "%s:%u: trailing characters",
 				 path, line);
 			goto out;

@@ -328,9 +328,18 @@ int ima_quote_split_values(const struct ima_quote *q, const uint8_t *buf,
 		return -1;
 	want = ima_quote_values_len(q);
 	if (want < 0 || (size_t)want != len) {
+		/*
+		 * tpm2_quote -F serialized writes a TPML_PCR_SELECTION (132
+		 * bytes), a count and TPML_DIGESTs (532 bytes each) as laid
+		 * out in memory
+		 */
+		bool serialized = len >= 136 + 532 && (len - 136) % 532 == 0;
+
 		snprintf(err, errlen,
-			 "PCR values file has %zu bytes; the quote's selection needs %ld",
-			 len, want);
+			 "PCR values file has %zu bytes; the quote's selection needs %ld%s",
+			 len, want, serialized ?
+			 " (the size of tpm2_quote's -F serialized output: write -F values)" :
+			 "");
 		return -1;
 	}
 	for (i = 0; i < q->nsel; i++) {

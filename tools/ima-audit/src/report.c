@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "ima_audit.h"
+#include "ima_html.h"
+#include "ima_text.h"
+#include "ima_version.h"
 
 static const char *const boot_status[] = {
 	[IMA_BOOT_ABSENT] = "absent",
@@ -63,8 +66,16 @@ static const char *result_name(const struct ima_audit *a)
 		return "pass";
 	case IMA_EXIT_FAIL:
 		return "fail";
+	case IMA_EXIT_USAGE:
+		return "error";		/* an output not written */
 	}
 	return "malformed";
+}
+
+/* A byte that text output shows as \xNN: not printable ASCII, or '\'. */
+static bool escaped(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\';
 }
 
 void ima_text_escape(FILE *out, const char *s, size_t len)
@@ -74,33 +85,36 @@ void ima_text_escape(FILE *out, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c >= 0x7f || c == '\\')
+		if (escaped(c))
 			fprintf(out, "\\x%02x", c);
 		else
 			fputc(c, out);
 	}
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t left)
+size_t ima_escape(char *dst, size_t dstlen, const void *src, size_t len)
 {
-	size_t n, i;
-	uint32_t cp;
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *s = src;
+	size_t i, n = 0;
 
-	if (s[0] < 0xc2 || s[0] > 0xf4)
+	if (!dstlen)
 		return 0;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n > left)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+	for (i = 0; i < len; i++) {
+		if (!escaped(s[i])) {
+			if (n + 1 >= dstlen)
+				break;
+			dst[n++] = (char)s[i];
+			continue;
+		}
+		if (n + 4 >= dstlen)
+			break;	/* never half an escape */
+		dst[n++] = '\\';
+		dst[n++] = 'x';
+		dst[n++] = hx[s[i] >> 4];
+		dst[n++] = hx[s[i] & 15];
 	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
+	dst[n] = '\0';
 	return n;
 }
 
@@ -111,7 +125,7 @@ void ima_json_escape(FILE *out, const char *s, size_t len)
 
 	while (i < len) {
 		unsigned char c = p[i];
-		size_t n = c >= 0x80 ? utf8_len(p + i, len - i) : 0;
+		size_t n = c >= 0x80 ? ima_utf8_len(p + i, len - i) : 0;
 
 		if (c == '"' || c == '\\') {
 			fprintf(out, "\\%c", c);
@@ -159,27 +173,67 @@ static void hex(FILE *out, const uint8_t *p, size_t len)
 	}
 }
 
+/* "FAIL: entry N @OFFSET: PATH: " (or "FAIL: "), then the reason */
+static void failure_line(const struct ima_failure *f, FILE *out)
+{
+	if (f->index != IMA_NO_INDEX)
+		fprintf(out, "entry %" PRIu64 " @%" PRIu64 ": ", f->index,
+			f->offset);
+	if (f->path) {
+		size_t kept = strlen(f->path);
+
+		ima_text_escape(out, f->path, kept);
+		if (f->path_len > kept)
+			fprintf(out, "...(%zu bytes)", f->path_len);
+		fputs(": ", out);
+	}
+	fputs(f->reason, out);
+}
+
+/*
+ * Every failure, one line each (-v), or: a class with more than
+ * IMA_COLLAPSE_OVER failures as one line, at its first failure, with
+ * the count, the entries, the first one and what to do.
+ */
 void ima_report_failures(const struct ima_audit *a, FILE *out)
 {
+	bool shown[IMA_FC_COUNT] = { false };
+	bool verbose = a->opts->verbose;
 	size_t i;
+	int c;
 
 	for (i = 0; i < a->nfailures; i++) {
 		const struct ima_failure *f = &a->failures[i];
+		uint64_t n = a->class_count[f->cls];
+		const char *fix = ima_fail_class_advice(f->cls);
 
-		if (f->index == IMA_NO_INDEX)
+		if (verbose || n <= IMA_COLLAPSE_OVER) {
 			fputs("FAIL: ", out);
-		else
-			fprintf(out, "FAIL: entry %" PRIu64 " @%" PRIu64 ": ",
-				f->index, f->offset);
-		if (f->path) {
-			ima_text_escape(out, f->path, strlen(f->path));
-			fputs(": ", out);
+			failure_line(f, out);
+			fputc('\n', out);
+			continue;
 		}
-		fprintf(out, "%s\n", f->reason);
+		if (shown[f->cls])
+			continue;
+		shown[f->cls] = true;
+		fprintf(out, "FAIL: %" PRIu64 " %s failures (", n,
+			ima_fail_class_name(f->cls));
+		if (a->class_entries[f->cls])
+			fprintf(out, "entries %" PRIu64 "..%" PRIu64 "; ",
+				a->class_lo[f->cls], a->class_hi[f->cls]);
+		fputs("-v lists each); the first: ", out);
+		failure_line(f, out);
+		if (fix)
+			fprintf(out, ". To fix: %s", fix);
+		fputc('\n', out);
 	}
-	if (a->failure_count > a->nfailures)
-		fprintf(out, "FAIL: ... %" PRIu64 " more failures not listed\n",
-			a->failure_count - a->nfailures);
+	for (c = 0; c < IMA_FC_COUNT; c++)
+		if (a->class_count[c] > a->class_kept[c] &&
+		    (verbose || a->class_count[c] <= IMA_COLLAPSE_OVER ||
+		     !a->class_kept[c]))
+			fprintf(out, "FAIL: ... %" PRIu64 " more %s failures not listed\n",
+				a->class_count[c] - a->class_kept[c],
+				ima_fail_class_name(c));
 }
 
 static void text_pcrs(const struct ima_audit *a, FILE *out)
@@ -249,7 +303,7 @@ static uint32_t extended_pcrs(const struct ima_audit *a)
 }
 
 /* What binds the list, and every waiver the user gave. */
-static void text_binding(const struct ima_audit *a, FILE *out)
+void ima_report_binding(const struct ima_audit *a, FILE *out)
 {
 	int p;
 
@@ -279,17 +333,179 @@ static void text_binding(const struct ima_audit *a, FILE *out)
 			a->uncovered_allowed);
 }
 
+/* an ASCII list, a per-bank list: said on the input line */
+static void text_input_form(const struct ima_audit *a, FILE *out)
+{
+	if (a->list_alg && a->list_bank != IMA_BANK_SHA1)
+		fprintf(out, "; template digests %s (the per-bank list of the %s bank)",
+			a->list_alg->name, a->list_alg->name);
+	if (a->format == IMA_FMT_ASCII)
+		fprintf(out,
+			"; read from an ASCII list of %" PRIu64 " lines, %" PRIu64 " bytes (@ offsets are the binary list's)",
+			a->ascii_lines, a->ascii_bytes);
+	fputc('\n', out);
+}
+
+/* --ca: the .ima keys the list carries (subjects are escaped already) */
+static void text_list_keys(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	if (!lk)
+		return;
+	fprintf(out, "list keys:      %zu .ima key(s) chained to ", lk->n);
+	ima_text_escape(out, lk->ca_file, strlen(lk->ca_file));
+	fprintf(out, ", %zu refused\n", lk->refused);
+	for (i = 0; i < lk->n; i++)
+		fprintf(out, "  entry %" PRIu64 ": key id %08x %s: %" PRIu64 " signature(s) verified\n",
+			lk->keys[i].index, lk->keys[i].keyid,
+			lk->keys[i].subject, lk->keys[i].verified);
+}
+
+static void json_list_keys(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_listkeys *lk = a->opts->listkeys;
+	size_t i;
+
+	fputs("\"list_keys\":", out);
+	if (!lk) {
+		fputs("null,", out);
+		return;
+	}
+	fputs("{\"ca\":", out);
+	json_str(out, lk->ca_file, strlen(lk->ca_file));
+	fprintf(out, ",\"refused\":%zu,\"accepted\":[", lk->refused);
+	for (i = 0; i < lk->n; i++) {
+		fprintf(out, "%s{\"entry\":%" PRIu64 ",\"keyid\":\"%08x\",\"subject\":",
+			i ? "," : "", lk->keys[i].index, lk->keys[i].keyid);
+		json_str(out, lk->keys[i].subject,
+			 strlen(lk->keys[i].subject));
+		fprintf(out, ",\"verified\":%" PRIu64 "}",
+			lk->keys[i].verified);
+	}
+	fputs("]},", out);
+}
+
+/* --manifest given a Keylime runtime policy: what else it judged */
+static void text_keylime(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+
+	if (!kl)
+		return;
+	fputs("keylime policy: ", out);
+	ima_text_escape(out, kl->file, strlen(kl->file));
+	fprintf(out, " (version %lld): %zu keyring(s), %zu ima-buf name(s), %zu exclude(s), %zu verification key(s); buffers %" PRIu64 " checked, %" PRIu64 " match, %" PRIu64 " keys on ignored keyrings",
+		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
+		kl->keys.n, a->kl_buf_checked, a->kl_buf_match,
+		a->kl_keys_ignored);
+	if (kl->log_hash_alg && a->list_alg && kl->log_hash_alg != a->list_alg)
+		fprintf(out, "; its log_hash_alg %s is not the list's %s (not used: the list's own is checked)",
+			kl->log_hash_alg->name, a->list_alg->name);
+	fputc('\n', out);
+}
+
+/* --write-keylime: what went into the policy */
+static void text_keylime_out(const struct ima_audit *a, FILE *out)
+{
+	if (!a->opts->keylime_out)
+		return;
+	fputs("policy written: ", out);
+	ima_text_escape(out, a->opts->keylime_out_name,
+			strlen(a->opts->keylime_out_name));
+	fprintf(out, ": %" PRIu64 " proven entries; left out %" PRIu64 " not proven, %" PRIu64 " named in bytes a JSON string cannot hold (not UTF-8)\n",
+		a->kl_written, a->kl_unproven, a->kl_unwritable);
+}
+
+static void json_keylime_out(const struct ima_audit *a, FILE *out)
+{
+	fputs("\"keylime_written\":", out);
+	if (!a->opts->keylime_out) {
+		fputs("null,", out);
+		return;
+	}
+	fputs("{\"file\":", out);
+	json_str(out, a->opts->keylime_out_name,
+		 strlen(a->opts->keylime_out_name));
+	fprintf(out, ",\"written\":%" PRIu64 ",\"unproven\":%" PRIu64 ",\"not_utf8\":%" PRIu64 "},",
+		a->kl_written, a->kl_unproven, a->kl_unwritable);
+}
+
+/* --exclude: what was never judged */
+static void text_excluded(const struct ima_audit *a, FILE *out)
+{
+	size_t n = ima_excludes_count(a->opts->excludes);
+
+	if (!n)
+		return;
+	fprintf(out, "excluded:       %" PRIu64 " entries never judged (%zu pattern(s))",
+		a->excluded, n);
+	if (a->exclude_untested)
+		fprintf(out, "; %" PRIu64 " names outside printable ASCII tested against none (judged)",
+			a->exclude_untested);
+	fputc('\n', out);
+}
+
+static void json_excluded(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_excludes *x = a->opts->excludes;
+	size_t i, n = ima_excludes_count(x);
+
+	fprintf(out, "\"excluded\":{\"entries\":%" PRIu64 ",\"untested\":%" PRIu64 ",\"patterns\":[",
+		a->excluded, a->exclude_untested);
+	for (i = 0; i < n; i++) {
+		const char *p = ima_excludes_pattern(x, i);
+		const char *src = ima_excludes_source(x, i);
+
+		fputs(i ? ",{\"pattern\":" : "{\"pattern\":", out);
+		json_str(out, p, strlen(p));
+		fputs(",\"source\":", out);
+		json_str(out, src, strlen(src));
+		fprintf(out, ",\"entries\":%" PRIu64 "}",
+			a->exclude_hits ? a->exclude_hits[i] : 0);
+	}
+	fputs("]},", out);
+}
+
+static void json_keylime(const struct ima_audit *a, FILE *out)
+{
+	const struct ima_keylime *kl = a->opts->keylime;
+
+	fputs(",\"keylime\":", out);
+	if (!kl) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"file\":", out);
+	json_str(out, kl->file, strlen(kl->file));
+	fprintf(out, ",\"version\":%lld,\"keyrings\":%zu,\"ima_buf\":%zu,\"excludes\":%zu,\"verification_keys\":%zu,\"log_hash_alg\":",
+		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
+		kl->keys.n);
+	if (kl->log_hash_alg)
+		fprintf(out, "\"%s\"", kl->log_hash_alg->name);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"by_signature\":%" PRIu64 ",\"buffers\":{\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"ignored_keys\":%" PRIu64 "}}",
+		a->mf_by_signature, a->kl_buf_checked, a->kl_buf_match,
+		a->kl_keys_ignored);
+}
+
 void ima_report_text(const struct ima_audit *a, FILE *out)
 {
 	int i;
 
-	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s\n",
+	fprintf(out, "input:          %s, %" PRIu64 " bytes, %s",
 		a->opts->input_name ? a->opts->input_name : "-", a->bytes,
 		order_name(a->order));
+	text_input_form(a, out);
 	fprintf(out, "entries:        %" PRIu64, a->entries);
-	for (i = 0; i < a->ntemplates; i++)
-		fprintf(out, "%s%s %" PRIu64, i ? ", " : " (",
-			a->templates[i].name, a->templates[i].count);
+	for (i = 0; i < a->ntemplates; i++) {
+		fputs(i ? ", " : " (", out);
+		ima_text_escape(out, a->templates[i].name,
+				strlen(a->templates[i].name));
+		fprintf(out, " %" PRIu64, a->templates[i].count);
+	}
 	if (a->other_templates)
 		fprintf(out, ", other %" PRIu64, a->other_templates);
 	fputs(a->ntemplates ? ")\n" : "\n", out);
@@ -299,11 +515,14 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	fprintf(out, "boot_aggregate: %s", boot_status[a->boot]);
 	if (a->boot != IMA_BOOT_ABSENT && a->boot_len)
 		fprintf(out, " (%s)", a->boot_algo);
+	if (a->boot_pre_5_8)
+		fputs("; the definition before Linux 5.8: PCRs 0-7 only, PCRs 8-9 are not in it",
+		      out);
 	fputc('\n', out);
 	text_kexec(a, out);
-	text_binding(a, out);
+	ima_report_binding(a, out);
 	text_pcrs(a, out);
-	if (a->opts->keys.n)
+	if (a->opts->keys.n || a->opts->listkeys)
 		fprintf(out,
 			"signatures:     %" PRIu64 " verified, %" PRIu64 " failed (%" PRIu64 " unknown key), %" PRIu64 " unsigned\n",
 			a->sig.verified, a->sig.failed, a->sig.unknown_key,
@@ -312,17 +531,37 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		fprintf(out,
 			"signatures:     not checked (no --key); %" PRIu64 " signed, %" PRIu64 " unsigned\n",
 			a->sig.not_checked + a->sig.failed, a->sig.unsigned_);
-	if (a->opts->manifest)
+	text_list_keys(a, out);
+	if (a->opts->deny) {
+		fputs("deny list:      ", out);
+		ima_text_escape(out, ima_deny_name(a->opts->deny),
+				strlen(ima_deny_name(a->opts->deny)));
+		fprintf(out, ", %zu digests; %" PRIu64 " entries checked, %" PRIu64 " denied, %" PRIu64 " of an algorithm it lists none of\n",
+			ima_deny_count(a->opts->deny), a->deny_checked,
+			a->denied, a->deny_unchecked);
+	}
+	if (a->opts->manifest) {
 		fprintf(out,
-			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm\n",
+			"manifest:       %zu paths; %" PRIu64 " match, %" PRIu64 " unknown path, %" PRIu64 " wrong digest, %" PRIu64 " no digest of the algorithm",
 			ima_manifest_paths(a->opts->manifest), a->mf_match,
 			a->mf_unknown, a->mf_wrong, a->mf_no_algo);
+		if (a->opts->keylime)
+			fprintf(out, ", %" PRIu64 " signed by a verification key",
+				a->mf_by_signature);
+		fputc('\n', out);
+	}
+	text_keylime(a, out);
+	text_excluded(a, out);
+	text_keylime_out(a, out);
 	if (a->policy_found)
 		fprintf(out, "policy:         entry %" PRIu64 ", %zu bytes%s%s\n",
 			a->policy_index, a->policy_len,
 			a->policy_match == 1 ? ", matches expected" :
 			a->policy_match == 0 ? ", DIFFERS: " : "",
 			a->policy_match == 0 ? a->policy_diff : "");
+	else if (a->policy_unattributed)
+		fprintf(out, "policy:         NOT ATTRIBUTED to the last kernel: %s\n",
+			a->policy_diff);
 	else
 		fprintf(out, "policy:         none recorded\n");
 	if (a->malformed || a->io_error)
@@ -401,13 +640,48 @@ static void json_pcrs(const struct ima_audit *a, FILE *out)
 	fputs("],", out);
 }
 
+static void json_str_or_null(FILE *out, const char *s)
+{
+	if (s)
+		json_str(out, s, strlen(s));
+	else
+		fputs("null", out);
+}
+
+/* What a failure names besides its entry: its PCR, key id, got/expected. */
+static void json_detail(FILE *out, const struct ima_failure *f)
+{
+	fputs(",\"pcr\":", out);
+	if (f->pcr >= 0)
+		fprintf(out, "%d", f->pcr);
+	else
+		fputs("null", out);
+	fputs(",\"key_id\":", out);
+	if (f->has_keyid)
+		fprintf(out, "\"%08x\"", f->keyid);
+	else
+		fputs("null", out);
+	fputs(",\"got\":", out);
+	json_str_or_null(out, f->got);
+	fputs(",\"expected\":", out);
+	json_str_or_null(out, f->expected);
+}
+
 void ima_report_json(const struct ima_audit *a, FILE *out)
 {
 	size_t i;
 	int t;
 
-	fprintf(out, "{\"input\":{\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\"},",
-		a->bytes, order_name(a->order));
+	fputs("{\"tool\":\"ima-audit\",\"version\":\"" IMA_AUDIT_VERSION "\",\"input\":{\"name\":", out);
+	json_str_or_null(out, a->opts->input_name);
+	fprintf(out, ",\"bytes\":%" PRIu64 ",\"byte_order\":\"%s\",\"format\":\"%s\",\"template_hash\":\"%s\"",
+		a->bytes, order_name(a->order),
+		a->format == IMA_FMT_ASCII ? "ascii" : "binary",
+		a->list_alg ? a->list_alg->name : "sha1");
+	if (a->format == IMA_FMT_ASCII)
+		fprintf(out, ",\"ascii_lines\":%" PRIu64 ",\"ascii_bytes\":%" PRIu64,
+			a->ascii_lines, a->ascii_bytes);
+	fputs("},", out);
 	fprintf(out, "\"entries\":%" PRIu64 ",\"templates\":{", a->entries);
 	for (t = 0; t < a->ntemplates; t++) {
 		fputs(t ? "," : "", out);
@@ -431,23 +705,43 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		hex(out, a->boot_digest, a->boot_len);
 		fputc('"', out);
 	}
+	if (a->boot_pre_5_8)
+		fputs(",\"definition\":\"pre-5.8: PCRs 0-7\"", out);
 	fputs("},", out);
 	json_kexec(a, out);
 	json_pcrs(a, out);
 	fprintf(out,
 		"\"signatures\":{\"checked\":%s,\"verified\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"unknown_key\":%" PRIu64 ",\"unsigned\":%" PRIu64 ",\"not_checked\":%" PRIu64 ",\"modsig_verified\":%" PRIu64 ",\"modsig_failed\":%" PRIu64 "},",
-		a->opts->keys.n ? "true" : "false", a->sig.verified,
+		a->opts->keys.n || a->opts->listkeys ? "true" : "false",
+		a->sig.verified,
 		a->sig.failed, a->sig.unknown_key, a->sig.unsigned_,
 		a->sig.not_checked, a->sig.modsig_verified,
 		a->sig.modsig_failed);
-	if (a->opts->manifest)
+	json_list_keys(a, out);
+	fputs("\"deny\":", out);
+	if (a->opts->deny) {
+		fputs("{\"file\":", out);
+		json_str(out, ima_deny_name(a->opts->deny),
+			 strlen(ima_deny_name(a->opts->deny)));
+		fprintf(out, ",\"digests\":%zu,\"checked\":%" PRIu64 ",\"denied\":%" PRIu64 ",\"unchecked_algorithm\":%" PRIu64 "},",
+			ima_deny_count(a->opts->deny), a->deny_checked,
+			a->denied, a->deny_unchecked);
+	} else {
+		fputs("null,", out);
+	}
+	if (a->opts->manifest) {
 		fprintf(out,
-			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64 "},",
+			"\"manifest\":{\"paths\":%zu,\"checked\":%" PRIu64 ",\"match\":%" PRIu64 ",\"unknown_path\":%" PRIu64 ",\"wrong_digest\":%" PRIu64 ",\"no_digest_for_algorithm\":%" PRIu64,
 			ima_manifest_paths(a->opts->manifest), a->mf_checked,
 			a->mf_match, a->mf_unknown, a->mf_wrong,
 			a->mf_no_algo);
-	else
+		json_keylime(a, out);
+		fputs("},", out);
+	} else {
 		fputs("\"manifest\":null,", out);
+	}
+	json_excluded(a, out);
+	json_keylime_out(a, out);
 	fprintf(out,
 		"\"buffers\":{\"checked\":%" PRIu64 ",\"failed\":%" PRIu64 "},",
 		a->buf_checked, a->buf_failed);
@@ -460,11 +754,25 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 		if (a->policy_match == 0) {
 			fputs(",\"difference\":", out);
 			json_str(out, a->policy_diff, strlen(a->policy_diff));
+			fprintf(out, ",\"rule\":%lu,\"recorded_rule\":",
+				a->policy_rule);
+			json_str_or_null(out, a->policy_got);
+			fputs(",\"expected_rule\":", out);
+			json_str_or_null(out, a->policy_want);
+			fputs(",\"expected_line\":", out);
+			if (a->policy_want)
+				fprintf(out, "%lu", a->policy_want_line);
+			else
+				fputs("null", out);
 		}
 		fputs("},", out);
 	} else {
 		fputs("null,", out);
 	}
+	fputs("\"policy_unattributed\":[", out);
+	for (t = 0; t < a->nunattributed; t++)
+		fprintf(out, "%s%" PRIu64, t ? "," : "", a->unattributed[t]);
+	fputs("],", out);
 	fputs("\"quote\":", out);
 	if (a->quote)
 		fprintf(out,
@@ -502,12 +810,21 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 			json_str(out, f->path, strlen(f->path));
 		else
 			fputs("null", out);
+		if (f->path && f->path_len > strlen(f->path))
+			fprintf(out, ",\"path_length\":%zu", f->path_len);
 		fprintf(out, ",\"class\":\"%s\",\"reason\":",
 			ima_fail_class_name(f->cls));
 		json_str(out, f->reason, strlen(f->reason));
+		json_detail(out, f);
 		fputc('}', out);
 	}
-	fprintf(out, "],\"failure_count\":%" PRIu64 ",\"error\":",
+	fputs("],\"failures_not_listed\":{", out);
+	for (t = 0, i = 0; t < IMA_FC_COUNT; t++)
+		if (a->class_count[t] > a->class_kept[t])
+			fprintf(out, "%s\"%s\":%" PRIu64, i++ ? "," : "",
+				ima_fail_class_name(t),
+				a->class_count[t] - a->class_kept[t]);
+	fprintf(out, "},\"failure_count\":%" PRIu64 ",\"error\":",
 		a->failure_count);
 	if (a->malformed || a->io_error || a->oom) {
 		fprintf(out, "{\"offset\":%" PRIu64 ",\"message\":",
@@ -517,6 +834,18 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\"write_error\":", out);
+	json_str_or_null(out, a->write_error);
 	fprintf(out, ",\"result\":\"%s\",\"exit_code\":%d}\n",
 		result_name(a), ima_audit_exit_code(a));
+}
+
+void ima_report_json_error(FILE *out, const char *input, int exit_code,
+			   const char *message)
+{
+	fputs("{\"tool\":\"ima-audit\",\"version\":\"" IMA_AUDIT_VERSION "\",\"input\":{\"name\":", out);
+	json_str_or_null(out, input);
+	fputs("},\"result\":\"error\",\"error\":{\"message\":", out);
+	json_str_or_null(out, message);
+	fprintf(out, "},\"exit_code\":%d}\n", exit_code);
 }

@@ -13,6 +13,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
+#include "ima_log.h"
 #include "ima_sig.h"
 
 #define NR_ALGOS 20	/* kernel HASH_ALGO__LAST */
@@ -28,7 +29,8 @@ int ima_sig_parse(const uint8_t *data, uint32_t len, struct ima_sig_hdr *h)
 		return IMA_SIG_MALFORMED;
 	h->type = data[0];
 	h->version = data[1];
-	if (h->type != IMA_XATTR_DIGSIG || h->version != 2)
+	if (!(h->type == IMA_XATTR_DIGSIG && h->version == 2) &&
+	    !(h->type == IMA_VERITY_DIGSIG && h->version == 3))
 		return IMA_SIG_UNSUPPORTED;
 	if (len < IMA_SIG_HDR_LEN)
 		return IMA_SIG_MALFORMED;
@@ -114,17 +116,32 @@ static int verify_raw(struct ima_verifier *v, size_t key,
 	return IMA_SIG_BAD;
 }
 
-int ima_verify_v2(struct ima_verifier *v, const struct ima_hash_algo *alg,
-		  const uint8_t *digest, size_t dlen,
-		  const struct ima_sig_hdr *h)
+int ima_verify_sig(struct ima_verifier *v, const struct ima_hash_algo *alg,
+		   int dtype, const uint8_t *digest, size_t dlen,
+		   const struct ima_sig_hdr *h)
 {
+	uint8_t id[2 + IMA_MAX_DIGEST], idd[IMA_MAX_DIGEST];
 	int rc = IMA_SIG_UNKNOWN_KEY;
 	size_t i;
 
+	if ((h->type == IMA_XATTR_DIGSIG && dtype == IMA_DT_VERITY) ||
+	    (h->type == IMA_VERITY_DIGSIG && dtype == IMA_DT_IMA))
+		return IMA_SIG_TYPE_MISMATCH;
+	if (ima_hash_collision_prone(alg))
+		return IMA_SIG_WEAK_DIGEST;
 	if (h->hash_algo != alg->id)
 		return IMA_SIG_ALGO_MISMATCH;
-	if (!alg->evp)
+	if (!alg->evp || dlen != alg->size)
 		return IMA_SIG_UNSUPPORTED;
+	if (h->type == IMA_VERITY_DIGSIG) {
+		/* struct ima_file_id, packed, only the digest's bytes */
+		id[0] = IMA_VERITY_DIGSIG;
+		id[1] = (uint8_t)alg->id;
+		memcpy(id + 2, digest, dlen);
+		if (ima_digest(alg, id, 2 + dlen, idd))
+			return IMA_SIG_UNSUPPORTED;
+		digest = idd;
+	}
 	for (i = 0; i < v->kr->n; i++) {
 		if (v->kr->keys[i].keyid != h->keyid)
 			continue;
@@ -149,6 +166,8 @@ int ima_verify_modsig(struct ima_verifier *v, const struct ima_hash_algo *alg,
 	int rc = IMA_SIG_MALFORMED;
 	size_t i;
 
+	if (ima_hash_collision_prone(alg))
+		return IMA_SIG_WEAK_DIGEST;
 	if (p7len > 1 << 20)
 		return IMA_SIG_MALFORMED;
 	cms = d2i_CMS_ContentInfo(NULL, &p, (long)p7len);

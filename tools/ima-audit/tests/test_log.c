@@ -12,32 +12,10 @@
 
 #include <cmocka.h>
 
+#include "ima_hash.h"
 #include "ima_log.h"
+#include "testbuf.h"
 
-struct buf {
-	uint8_t d[8192];
-	size_t n;
-	enum ima_byte_order o;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	assert_true(b->n + n <= sizeof(b->d));
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-static void put32(struct buf *b, uint32_t v)
-{
-	uint8_t p[4];
-
-	if (b->o == IMA_BO_BIG) {
-		p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
-	} else {
-		p[3] = v >> 24; p[2] = v >> 16; p[1] = v >> 8; p[0] = v;
-	}
-	put(b, p, 4);
-}
 
 /* An ima-ng record for path with a fake sha256 digest. */
 static void add_ng(struct buf *b, uint32_t pcr, const char *path)
@@ -96,7 +74,7 @@ static void test_little_and_big_endian(void **state)
 		assert_int_equal(rec.nfields, 2);
 		assert_int_equal(rec.fields[0].id, IMA_F_D_NG);
 		assert_int_equal(ima_split_digest_field(rec.fields[0].data,
-							rec.fields[0].len,
+							rec.fields[0].len, NULL,
 							&algo, &alen, &d,
 							&dlen), 0);
 		assert_int_equal(alen, 6);
@@ -301,9 +279,16 @@ static void test_pcr_and_order_detection(void **state)
 	uint8_t junk[40];
 	size_t first;
 
-	memset(junk, 0x41, sizeof(junk));
+	/* below 0x20 the first byte is a PCR index's: binary */
+	memset(junk, 0x11, sizeof(junk));
 	put(&b, junk, sizeof(junk));
 	expect_malformed(&b, NULL, 0, "cannot detect byte order");
+	/* text is read as the ASCII list, and refused as one */
+	memset(junk, 0x41, sizeof(junk));
+	b.n = 0;
+	put(&b, junk, sizeof(junk));
+	put(&b, "\n", 1);
+	expect_malformed(&b, NULL, 0, "line 1: not a measurement line");
 
 	b.n = 0;
 	add_ng(&b, 10, "/a");
@@ -361,21 +346,156 @@ static void test_split_digest_field(void **state)
 	size_t alen;
 	const uint8_t *d;
 	uint32_t dlen;
+	int type;
 	static const uint8_t v2[] = "ima:sha512:\0ABCD";
+	static const uint8_t verity[] = "verity:sha256:\0AB";
+	static const uint8_t ng[] = "sha1:\0AB";
 	static const uint8_t bad1[] = "sha256\0AB";
 	static const uint8_t bad2[] = ":\0AB";
+	/* a type other than ima/verity, or two of them: malformed (before,
+	 * anything before the algorithm was dropped) */
+	static const uint8_t bad3[] = "evil:sha256:\0AB";
+	static const uint8_t bad4[] = "verity:ima:sha256:\0AB";
+	static const uint8_t bad5[] = ":sha256:\0AB";
 
-	assert_int_equal(ima_split_digest_field(v2, sizeof(v2) - 1, &algo,
-						&alen, &d, &dlen), 0);
+	assert_int_equal(ima_split_digest_field(v2, sizeof(v2) - 1, &type,
+						&algo, &alen, &d, &dlen), 0);
+	assert_int_equal(type, IMA_DT_IMA);
 	assert_int_equal(alen, 6);
 	assert_memory_equal(algo, "sha512", 6);
 	assert_int_equal(dlen, 4);
-	assert_int_equal(ima_split_digest_field(bad1, sizeof(bad1) - 1, &algo,
-						&alen, &d, &dlen), -1);
-	assert_int_equal(ima_split_digest_field(bad2, sizeof(bad2) - 1, &algo,
-						&alen, &d, &dlen), -1);
-	assert_int_equal(ima_split_digest_field(bad1, 0, &algo, &alen, &d,
-						&dlen), -1);
+	assert_int_equal(ima_split_digest_field(verity, sizeof(verity) - 1,
+						&type, &algo, &alen, &d,
+						&dlen), 0);
+	assert_int_equal(type, IMA_DT_VERITY);
+	assert_memory_equal(algo, "sha256", 6);
+	assert_int_equal(ima_split_digest_field(ng, sizeof(ng) - 1, &type,
+						&algo, &alen, &d, &dlen), 0);
+	assert_int_equal(type, IMA_DT_NONE);
+	assert_int_equal(alen, 4);
+	assert_int_equal(ima_split_digest_field(bad1, sizeof(bad1) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad2, sizeof(bad2) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad1, 0, NULL, &algo, &alen,
+						&d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad3, sizeof(bad3) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad4, sizeof(bad4) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+	assert_int_equal(ima_split_digest_field(bad5, sizeof(bad5) - 1, NULL,
+						&algo, &alen, &d, &dlen), -1);
+}
+
+/* template data: one field per (bytes, len) pair, little-endian */
+static void fields(struct buf *b, int n, ...)
+{
+	va_list ap;
+	int i;
+
+	b->n = 0;
+	b->o = IMA_BO_LITTLE;
+	va_start(ap, n);
+	for (i = 0; i < n; i++) {
+		const void *p = va_arg(ap, const void *);
+		size_t len = va_arg(ap, size_t);
+
+		put32(b, (uint32_t)len);
+		put(b, p, len);
+	}
+	va_end(ap);
+}
+
+static void view(struct buf *b, struct ima_data_view *v)
+{
+	assert_true(ima_data_view(b->d, (uint32_t)b->n, IMA_BO_LITTLE, v));
+}
+
+/*
+ * What a record's data can be read as, whatever its name, under any of
+ * the kernel's fields in any order and number. Before, only the three
+ * templates we use were read: a policy record in a custom template with
+ * one more field (d-ng|n-ng|buf|iuid), or its fields reordered, was no
+ * buffer and no policy, and a boot_aggregate with the legacy d digest
+ * (ima_template_fmt=d|n-ng) was no boundary.
+ */
+static void test_data_view_readings(void **state)
+{
+	static const char pol[] = "measure func=BPRM_CHECK\n";
+	uint8_t dng[8 + 32], sha1[20], agg[20];
+	struct ima_data_view v;
+	struct buf b;
+
+	memcpy(dng, "sha256:", 8);
+	assert_int_equal(ima_digest(ima_hash_by_name("sha256", 6), pol,
+				    strlen(pol), dng + 8), 0);
+	/* ima-buf, the control */
+	fields(&b, 3, dng, sizeof(dng), "ima_policy_loaded", (size_t)18, pol,
+	       strlen(pol));
+	view(&b, &v);
+	assert_true(v.buf);
+	assert_int_equal(v.buf_field, 2);
+	assert_int_equal(v.ident, IMA_ID_POLICY);
+	/* d-ng|n-ng|buf|iuid: the kernel leaves iuid empty for a buffer */
+	fields(&b, 4, dng, sizeof(dng), "ima_policy_loaded", (size_t)18, pol,
+	       strlen(pol), "", (size_t)0);
+	view(&b, &v);
+	assert_true(v.buf);
+	assert_int_equal(v.buf_field, 2);
+	assert_int_equal(v.ident, IMA_ID_POLICY);
+	/* reordered: buf|d-ng|iuid|n-ng */
+	fields(&b, 4, pol, strlen(pol), dng, sizeof(dng), "", (size_t)0,
+	       "kexec_execute", (size_t)14);
+	view(&b, &v);
+	assert_true(v.buf);
+	assert_int_equal(v.buf_field, 0);
+	assert_int_equal(v.ident, IMA_ID_KEXEC_EXECUTE);
+	/* a fourth non-empty field: no buffer the kernel writes, but still
+	 * readable as the policy record (so a renamed one is seen) */
+	fields(&b, 4, dng, sizeof(dng), "ima_policy", (size_t)11, pol,
+	       strlen(pol), "\x01\0\0\0", (size_t)4);
+	view(&b, &v);
+	assert_false(v.buf);
+	assert_int_equal(v.ident, IMA_ID_POLICY);
+	/* the legacy d digest (sha1, 20 raw bytes) hashes a buffer too */
+	assert_int_equal(ima_digest(ima_hash_by_name("sha1", 4), pol,
+				    strlen(pol), sha1), 0);
+	fields(&b, 3, sha1, sizeof(sha1), "ima_policy_loaded", (size_t)18,
+	       pol, strlen(pol));
+	view(&b, &v);
+	assert_true(v.buf);
+	assert_int_equal(v.ident, IMA_ID_POLICY);
+	/* boot_aggregate under d|n-ng, or named without a digest at all */
+	memset(agg, 0x42, sizeof(agg));
+	fields(&b, 2, agg, sizeof(agg), "boot_aggregate", (size_t)15);
+	view(&b, &v);
+	assert_int_equal(v.ident, IMA_ID_BOOT);
+	assert_false(v.buf);
+	assert_null(v.alg);	/* by position: no d-ng */
+	fields(&b, 2, "boot_aggregate", (size_t)15, "x", (size_t)1);
+	view(&b, &v);
+	assert_int_equal(v.ident, IMA_ID_BOOT);
+	/* not a buffer: a third field that starts as a signature, one that
+	 * does not hash to the digest, a name with a NUL inside */
+	fields(&b, 3, dng, sizeof(dng), "/bin/f", (size_t)7, "\x03rest",
+	       (size_t)5);
+	view(&b, &v);
+	assert_false(v.buf);
+	fields(&b, 3, dng, sizeof(dng), "/bin/f", (size_t)7, "other",
+	       (size_t)5);
+	view(&b, &v);
+	assert_false(v.buf);
+	assert_int_equal(v.ident, 0);
+	fields(&b, 3, dng, sizeof(dng), "/bin\0f", (size_t)7, pol,
+	       strlen(pol));
+	view(&b, &v);
+	assert_false(v.buf);
+	/* a name that only starts as the policy's is not it */
+	fields(&b, 3, dng, sizeof(dng), "ima_policy_x", (size_t)13, pol,
+	       strlen(pol));
+	view(&b, &v);
+	assert_true(v.buf);
+	assert_int_equal(v.ident, 0);
 }
 
 int main(void)
@@ -394,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_template_lookup),
 		cmocka_unit_test(test_unknown_template_is_framed),
 		cmocka_unit_test(test_split_digest_field),
+		cmocka_unit_test(test_data_view_readings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

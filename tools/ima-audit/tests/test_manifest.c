@@ -91,6 +91,90 @@ static void test_errors(void **state)
 	}
 }
 
+/*
+ * Names as coreutils' sha256sum writes them: on a line starting with '\',
+ * "\\" "\n" and (9.0) "\r" are a backslash, a newline and a carriage
+ * return; nothing else is an escape, so anything else is refused with the
+ * line number, never read as another path. Before, "\t" read as "t" and
+ * "\r" as "r" (another file's name), and a raw carriage return at the end
+ * of a name was dropped.
+ */
+static void test_coreutils_escapes(void **state)
+{
+	static const char text[] =
+		"\\" H256 "  /a\\rb\n"			/* coreutils 9 */
+		"\\" H256 "  /c\\\\d\\ne\n"
+		H256 "  /raw\\name\n"			/* not a '\'-line */
+		H256 "  /mid\rcr\n";			/* raw CR inside */
+	static const struct {
+		const char *line, *err;
+	} bad[] = {
+		{ "\\" H256 "  /usr/bin/\\tool\n", "m:1: byte 77: escape '\\x5ct'" },
+		{ "\\" H256 "  /x\\\n", "m:1: byte 70: escape '\\x5c'" },
+		{ "\\" H256 "  /x\\x41\n", "escape '\\x5cx'" },
+		{ "\\" H256 "  /x\\0\n", "escape '\\x5c0'" },
+		{ H256 "  /crlf\r\n", "m:1: the path ends in a carriage return" },
+		{ "\\" H256 "  /crlf\r\n", "m:1: the path ends in a carriage return" },
+	};
+	struct ima_manifest *m = ima_manifest_new();
+	char err[512];
+	size_t i;
+
+	assert_int_equal(ima_manifest_parse(m, text, sizeof(text) - 1, "m",
+					    err, sizeof(err)), 0);
+	assert_int_equal(ima_manifest_paths(m), 4);
+	assert_int_equal(check(m, "/a\rb", "sha256", H256), IMA_MF_MATCH);
+	assert_int_equal(check(m, "/arb", "sha256", H256), IMA_MF_UNKNOWN_PATH);
+	assert_int_equal(check(m, "/c\\d\ne", "sha256", H256), IMA_MF_MATCH);
+	assert_int_equal(check(m, "/raw\\name", "sha256", H256), IMA_MF_MATCH);
+	assert_int_equal(check(m, "/mid\rcr", "sha256", H256), IMA_MF_MATCH);
+	ima_manifest_free(m);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		m = ima_manifest_new();
+		assert_int_equal(ima_manifest_parse(m, bad[i].line,
+						    strlen(bad[i].line), "m",
+						    err, sizeof(err)), -1);
+		if (!strstr(err, bad[i].err))
+			fail_msg("line %zu: '%s' lacks '%s'", i, err,
+				 bad[i].err);
+		assert_int_equal(ima_manifest_paths(m), 0);
+		ima_manifest_free(m);
+	}
+}
+
+/*
+ * md4 and md5 are collision-prone: a manifest line naming them is refused
+ * (before, "md5:HEX PATH" was a reference that a file with the same md5
+ * matched). A bare 32-digit digest was never taken as md5.
+ */
+static void test_weak_digests_refused(void **state)
+{
+	static const char *bad[] = {
+		"md5:d41d8cd98f00b204e9800998ecf8427e  /bin/sh\n",
+		"MD5:d41d8cd98f00b204e9800998ecf8427e  /bin/sh\n",
+		"md4:31d6cfe0d16ae931b73c59d7e0c089c0  /bin/sh\n",
+		"d41d8cd98f00b204e9800998ecf8427e  /bin/sh\n",
+	};
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ima_manifest *m = ima_manifest_new();
+
+		assert_int_equal(ima_manifest_parse(m, bad[i], strlen(bad[i]),
+						    "m", err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "m:1:"));
+		if (i < 3)
+			assert_non_null(strstr(err, "collision-prone"));
+		assert_int_equal(ima_manifest_paths(m), 0);
+		ima_manifest_free(m);
+	}
+	assert_true(ima_hash_collision_prone(alg("md5")));
+	assert_true(ima_hash_collision_prone(alg("md4")));
+	assert_false(ima_hash_collision_prone(alg("sha1")));
+	assert_false(ima_hash_collision_prone(alg("sha256")));
+}
+
 static void test_100k_paths(void **state)
 {
 	struct ima_manifest *m = ima_manifest_new();
@@ -124,6 +208,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_coreutils_escapes),
+		cmocka_unit_test(test_weak_digests_refused),
 		cmocka_unit_test(test_100k_paths),
 	};
 

@@ -121,6 +121,53 @@ static void test_boot_aggregate(void **state)
 	assert_int_equal(ima_boot_aggregate(&v, IMA_BANK_SHA256, out), -1);
 }
 
+/*
+ * Each definition a kernel has used: sha256 over PCRs 0-9 (5.8 and
+ * later), over PCRs 0-7 (5.7 and the stable kernels with its change),
+ * sha1 over PCRs 0-7; digests computed here with OpenSSL.
+ */
+static void test_boot_aggregate_definitions(void **state)
+{
+	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
+	struct ima_pcr_values v;
+	uint8_t buf[10 * 32], d09[32], d07[32], d08[32], s07[20];
+	int i;
+
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < 10; i++) {
+		memset(v.val[IMA_BANK_SHA256][i], 0x10 + i, 32);
+		memset(v.val[IMA_BANK_SHA1][i], 0x20 + i, 20);
+		memset(buf + 32 * i, 0x10 + i, 32);
+	}
+	v.have[IMA_BANK_SHA256] = 0x3ff;
+	v.have[IMA_BANK_SHA1] = 0x3ff;
+	ima_digest(sha256, buf, 320, d09);
+	ima_digest(sha256, buf, 256, d07);
+	ima_digest(sha256, buf, 288, d08);
+	for (i = 0; i < 8; i++)
+		memset(buf + 20 * i, 0x20 + i, 20);
+	ima_digest(ima_hash_by_name("sha1", 4), buf, 160, s07);
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA256, d09, 32),
+			 IMA_BOOT_DEF_CURRENT);
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA256, d07, 32),
+			 IMA_BOOT_DEF_PRE_5_8);
+	/* PCRs 0-8 is no kernel's definition */
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA256, d08, 32),
+			 IMA_BOOT_DEF_NONE);
+	/* sha1: PCRs 0-7 under either definition */
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA1, s07, 20),
+			 IMA_BOOT_DEF_CURRENT);
+	/* a digest of another length matches nothing */
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA256, d09, 20),
+			 IMA_BOOT_DEF_NONE);
+	/* without PCRs 8-9: only the older definition can be checked */
+	v.have[IMA_BANK_SHA256] = 0xff;
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA256, d07, 32),
+			 IMA_BOOT_DEF_PRE_5_8);
+	assert_int_equal(ima_boot_aggregate_match(&v, IMA_BANK_SHA256, d09, 32),
+			 IMA_BOOT_DEF_MISSING);
+}
+
 static void extend(uint8_t *pcr, const uint8_t *d, int bank)
 {
 	const struct ima_hash_algo *alg = ima_bank_algo(bank);
@@ -271,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_sysfs),
 		cmocka_unit_test(test_boot_aggregate),
+		cmocka_unit_test(test_boot_aggregate_definitions),
 		cmocka_unit_test(test_replay_prefix_and_violation),
 		cmocka_unit_test(test_replay_coverage),
 		cmocka_unit_test(test_evmctl_file),

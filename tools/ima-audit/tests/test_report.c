@@ -44,6 +44,23 @@ static void test_text_escape(void **state)
 			    "/a b\\x0a\\x5c\\xff");
 }
 
+/* the buffer form: the same escapes, cut short only between them */
+static void test_escape_buffer(void **state)
+{
+	char out[16];
+
+	assert_int_equal(ima_escape(out, sizeof(out), "a\nb\x1b\\", 5), 14);
+	assert_string_equal(out, "a\\x0ab\\x1b\\x5c");
+	/* 5 bytes room: "ab" and no half escape of the newline */
+	assert_int_equal(ima_escape(out, 5, "ab\ncd", 5), 2);
+	assert_string_equal(out, "ab");
+	assert_int_equal(ima_escape(out, 7, "ab\ncd", 5), 6);
+	assert_string_equal(out, "ab\\x0a");
+	assert_int_equal(ima_escape(out, 1, "ab", 2), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(ima_escape(out, 0, "ab", 2), 0);
+}
+
 static void put32(uint8_t **p, uint32_t v)
 {
 	memcpy(*p, &v, 4);	/* little-endian host assumed by the test */
@@ -123,6 +140,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_text_escape),
+		cmocka_unit_test(test_escape_buffer),
 		cmocka_unit_test(test_audit_failures_are_reported),
 	};
 

@@ -20,6 +20,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "ima_log.h"
 #include "ima_sig.h"
 
 struct keypair {
@@ -191,19 +192,113 @@ static void check_v2(struct keypair *k)
 	len = sign_v2(k, "SHA256", 4, digest, 32, sig);
 	assert_int_equal(ima_sig_parse(sig, (uint32_t)len, &h), IMA_SIG_OK);
 	for (i = 0; i < 3; i++)	/* contexts are reused */
-		assert_int_equal(ima_verify_v2(v, sha256, digest, 32, &h),
+		assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_NONE, digest, 32, &h),
 				 IMA_SIG_OK);
 	digest[0] ^= 1;
-	assert_int_equal(ima_verify_v2(v, sha256, digest, 32, &h),
+	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_NONE, digest, 32, &h),
 			 IMA_SIG_BAD);
 	digest[0] ^= 1;
-	assert_int_equal(ima_verify_v2(v, sha256, digest, 32, &h),
+	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_NONE, digest, 32, &h),
 			 IMA_SIG_OK);
-	assert_int_equal(ima_verify_v2(v, sha1, digest, 20, &h),
+	assert_int_equal(ima_verify_sig(v, sha1, IMA_DT_NONE, digest, 20, &h),
 			 IMA_SIG_ALGO_MISMATCH);
 	h.keyid ^= 1;
-	assert_int_equal(ima_verify_v2(v, sha256, digest, 32, &h),
+	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_NONE, digest, 32, &h),
 			 IMA_SIG_UNKNOWN_KEY);
+	ima_verifier_free(v);
+	ima_keyring_free(&kr);
+}
+
+/*
+ * A signature's type must be the type of the digest it signs, as the
+ * kernel's xattr_verify() has it: a file-hash signature (type 3, v2) over
+ * a d-ngv2 "verity:" digest, or an fs-verity one (type 6, v3, over
+ * sha256 of {6, algo, digest}) over an "ima:" digest, is refused; a d-ng
+ * digest states no type and the signature's own says what was signed.
+ * Before, the type was dropped when the digest field was split, type 6
+ * was not verified at all, and a type 3 signature over a verity digest
+ * verified.
+ */
+static void test_signature_type(void **state)
+{
+	const struct ima_hash_algo *sha256 = ima_hash_by_name("sha256", 6);
+	struct ima_keyring kr = { 0 };
+	struct ima_verifier *v;
+	static const struct {
+		int dtype;
+		bool verity;	/* the type 6 signature, else type 3 */
+		int rc;
+	} want[] = {
+		{ IMA_DT_IMA, false, IMA_SIG_OK },
+		{ IMA_DT_NONE, false, IMA_SIG_OK },
+		{ IMA_DT_VERITY, false, IMA_SIG_TYPE_MISMATCH },
+		{ IMA_DT_VERITY, true, IMA_SIG_OK },
+		{ IMA_DT_NONE, true, IMA_SIG_OK },
+		{ IMA_DT_IMA, true, IMA_SIG_TYPE_MISMATCH },
+	};
+	struct ima_sig_hdr h3, h6;
+	uint8_t digest[32], id[34], idd[32], sig3[600], sig6[600];
+	size_t len3, len6, i;
+
+	memset(digest, 0x6b, sizeof(digest));
+	load(&kr, rsa.pem);
+	v = ima_verifier_new(&kr);
+	len3 = sign_v2(&rsa, "SHA256", 4, digest, 32, sig3);
+	/* the verity signature: over sha256 of struct ima_file_id */
+	id[0] = 6;
+	id[1] = 4;
+	memcpy(id + 2, digest, 32);
+	assert_int_equal(EVP_Digest(id, sizeof(id), idd, NULL, EVP_sha256(),
+				    NULL), 1);
+	len6 = sign_v2(&rsa, "SHA256", 4, idd, 32, sig6);
+	sig6[0] = 6;
+	sig6[1] = 3;
+	assert_int_equal(ima_sig_parse(sig3, (uint32_t)len3, &h3), IMA_SIG_OK);
+	assert_int_equal(ima_sig_parse(sig6, (uint32_t)len6, &h6), IMA_SIG_OK);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (ima_verify_sig(v, sha256, want[i].dtype, digest, 32,
+				   want[i].verity ? &h6 : &h3) != want[i].rc)
+			fail_msg("type %d signature over digest type %d: not %d",
+				 want[i].verity ? 6 : 3, want[i].dtype, want[i].rc);
+	/* a type 6 signature is not one over the digest itself */
+	memcpy(sig3, sig6, len6);
+	sig3[0] = 3;
+	sig3[1] = 2;
+	assert_int_equal(ima_sig_parse(sig3, (uint32_t)len6, &h3), IMA_SIG_OK);
+	assert_int_equal(ima_verify_sig(v, sha256, IMA_DT_IMA, digest, 32, &h3),
+			 IMA_SIG_BAD);
+	/* type 6 is version 3, type 3 version 2 */
+	sig6[1] = 2;
+	assert_int_equal(ima_sig_parse(sig6, (uint32_t)len6, &h6),
+			 IMA_SIG_UNSUPPORTED);
+	ima_verifier_free(v);
+	ima_keyring_free(&kr);
+}
+
+/*
+ * A signature over an md5 (or md4) digest, valid, attests nothing: the
+ * one rule (ima_hash_collision_prone) in the verification itself, so that
+ * every tool over the library refuses it. Before, ima-audit refused it
+ * before verifying and ima-attest poll accepted it.
+ */
+static void test_weak_digest(void **state)
+{
+	const struct ima_hash_algo *md5 = ima_hash_by_name("md5", 3);
+	struct ima_keyring kr = { 0 };
+	struct ima_verifier *v;
+	struct ima_sig_hdr h;
+	uint8_t digest[16], sig[600];
+	size_t len;
+
+	memset(digest, 0x35, sizeof(digest));
+	load(&kr, rsa.pem);
+	v = ima_verifier_new(&kr);
+	len = sign_v2(&rsa, "MD5", 1, digest, 16, sig);
+	assert_int_equal(ima_sig_parse(sig, (uint32_t)len, &h), IMA_SIG_OK);
+	assert_int_equal(ima_verify_sig(v, md5, IMA_DT_NONE, digest, 16, &h),
+			 IMA_SIG_WEAK_DIGEST);
+	assert_int_equal(ima_verify_modsig(v, md5, digest, 16, sig, len),
+			 IMA_SIG_WEAK_DIGEST);
 	ima_verifier_free(v);
 	ima_keyring_free(&kr);
 }
@@ -323,6 +418,8 @@ int main(void)
 		cmocka_unit_test(test_sig_parse),
 		cmocka_unit_test(test_keyring_keyid),
 		cmocka_unit_test(test_verify_v2_rsa),
+		cmocka_unit_test(test_signature_type),
+		cmocka_unit_test(test_weak_digest),
 		cmocka_unit_test(test_verify_v2_ecdsa),
 		cmocka_unit_test(test_modsig),
 		cmocka_unit_test(test_pool),

@@ -551,6 +551,78 @@ static void test_policy_of_last_kernel(void **state)
  * kernel measures no empty buffer): an unsigned empty file's ima-sig
  * record renamed ima-buf still fails --require-signatures.
  */
+/* the list's own values for PCRs 10, 11 and 12 */
+static int run_pcrs(const struct list *l)
+{
+	int p;
+
+	for (p = 10; p <= 12; p++)
+		give(&opts.pcrs, IMA_BANK_SHA256, p, l->pcr[p]);
+	return run(l);
+}
+
+/*
+ * The TPM orders records on one PCR only: which policy record is the last
+ * kernel's last is attributed by same-PCR order and the count a
+ * kexec_execute record carries, never by list order across PCRs (a swap
+ * of records on different PCRs changes no replay). Before, the policy was
+ * the last by index, on whatever PCR.
+ */
+static void test_policy_across_pcrs(void **state)
+{
+	static struct list l;
+	static const char strict[] = "appraise func=BPRM_CHECK\n";
+	static const char permissive[] = "measure func=BPRM_CHECK\n";
+
+	/* one kernel, two different policies on PCRs 10 and 11 */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 11, strict);
+	add_policy(&l, 10, permissive);
+	expect_policy(permissive, "permissive");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_FAIL);
+	assert_false(a.policy_found);
+	assert_true(a.policy_unattributed);
+	assert_int_equal(a.nunattributed, 2);
+	assert_int_equal(count(IMA_FC_POLICY, IMA_NO_INDEX), 1);
+	assert_int_equal(a.failure_count, 1);
+	done();
+	/* the same text on both PCRs: whichever is last, it is this one */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 11, strict);
+	add_policy(&l, 10, strict);
+	expect_policy(strict, "strict");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 2);
+	done();
+
+	/*
+	 * two kernels: 0 boot, 1 policy (PCR 11), 2 kexec_load, 3
+	 * kexec_execute (counts 3 entries, 2 on PCR 10: at most one PCR 11
+	 * record before the hand-over), 4 boot, 5 policy (PCR 11)
+	 */
+	memset(&l, 0, sizeof(l));
+	add_boot(&l);
+	add_policy(&l, 11, strict);
+	add_kexec(&l, "kexec_load", 0, 0, 65536);
+	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_boot(&l);
+	expect_policy(strict, "strict");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_FAIL);
+	assert_true(a.policy_unattributed);	/* entry 1 may be either's */
+	assert_int_equal(a.unattributed[0], 1);
+	done();
+	add_policy(&l, 11, permissive);
+	expect_policy(permissive, "permissive");
+	assert_int_equal(run_pcrs(&l), IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, 5);
+	assert_int_equal(a.kernel_start, 4);
+	done();
+}
+
 static void test_empty_buffer_is_file(void **state)
 {
 	static struct list l;
@@ -729,6 +801,82 @@ static void test_template_renamed(void **state)
 	give(&opts.pcrs, IMA_BANK_SHA256, 10, l.pcr[10]);
 	expect_policy(strict, "strict");
 	assert_int_equal(run(&l), IMA_EXIT_OK);
+	done();
+}
+
+/*
+ * A hostile list fails every record, with long paths: every failure is
+ * counted, the first N of each class kept with its path cut to
+ * IMA_PATH_KEEP bytes (its length kept), the rest counted per class and
+ * reported as not listed. Before, each of up to 100,000 failures kept a
+ * copy of its whole path (a 22 MB list peaked at 4.3x its size in RSS).
+ */
+static void test_failures_bounded(void **state)
+{
+	static struct list l;
+	char path[600], line[64];
+	size_t i, listed = 0;
+	FILE *f;
+	char *text = NULL, *p;
+	size_t tlen = 0;
+
+	memset(&l, 0, sizeof(l));
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	for (i = 0; i < 10; i++) {
+		path[1] = (char)('a' + i);
+		add_file(&l, 11, path);	/* unbound and unsigned */
+	}
+	opts.require_signatures = true;
+	opts.failures_per_class = 3;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.failure_count, 20);
+	assert_int_equal(a.class_count[IMA_FC_UNSIGNED], 10);
+	assert_int_equal(a.class_count[IMA_FC_UNBOUND_PCR], 10);
+	assert_int_equal(a.class_kept[IMA_FC_UNSIGNED], 3);
+	assert_int_equal(a.nfailures, 6);
+	for (i = 0; i < a.nfailures; i++) {
+		assert_int_equal(strlen(a.failures[i].path), IMA_PATH_KEEP);
+		assert_int_equal(a.failures[i].path_len, sizeof(path) - 1);
+		assert_true(a.failures[i].index < 3);	/* the first ones */
+	}
+	/* the text report (-v) says what it left out, per class */
+	opts.verbose = true;
+	f = open_memstream(&text, &tlen);
+	ima_report_failures(&a, f);
+	fclose(f);
+	assert_non_null(strstr(text, "FAIL: ... 7 more unsigned failures not listed\n"));
+	assert_non_null(strstr(text, "FAIL: ... 7 more unbound-pcr failures not listed\n"));
+	snprintf(line, sizeof(line), "...(%zu bytes): ", sizeof(path) - 1);
+	for (p = text; (p = strstr(p, line)); p++)
+		listed++;
+	assert_int_equal(listed, 6);
+	free(text);
+	/*
+	 * without -v, each class of more than IMA_COLLAPSE_OVER failures is
+	 * one line: its count (listed or not), its entries, the first one
+	 * and what to do; nothing else of it
+	 */
+	opts.verbose = false;
+	text = NULL;
+	f = open_memstream(&text, &tlen);
+	ima_report_failures(&a, f);
+	fclose(f);
+	assert_non_null(strstr(text, "FAIL: 10 unbound-pcr failures (entries 0..9; -v lists each); the first: entry 0 @"));
+	assert_non_null(strstr(text, "FAIL: 10 unsigned failures (entries 0..9; -v lists each); the first: entry 0 @"));
+	assert_non_null(strstr(text, ". To fix: Nothing binds this PCR: give its values (--pcrs FILE"));
+	assert_null(strstr(text, "not listed"));
+	for (listed = 0, p = text; (p = strchr(p, '\n')); p++)
+		listed++;
+	assert_int_equal(listed, 2);
+	free(text);
+	done();
+
+	/* the default keeps IMA_FAILURES_PER_CLASS of each */
+	opts.require_signatures = true;
+	assert_int_equal(run(&l), IMA_EXIT_FAIL);
+	assert_int_equal(a.nfailures, 20);
 	done();
 }
 
@@ -957,9 +1105,11 @@ int main(void)
 		cmocka_unit_test(test_kexec_handover),
 		cmocka_unit_test(test_policy_loaded_name),
 		cmocka_unit_test(test_policy_of_last_kernel),
+		cmocka_unit_test(test_policy_across_pcrs),
 		cmocka_unit_test(test_empty_buffer_is_file),
 		cmocka_unit_test(test_violation_attests_nothing),
 		cmocka_unit_test(test_template_renamed),
+		cmocka_unit_test(test_failures_bounded),
 		cmocka_unit_test(test_quote_verdicts),
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_shared_workers),

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A polling round with a deny list: a new entry whose digest is listed
+ * fails the round; one of an algorithm the list has no digest of too; the
+ * control passes. Entries and quoted PCR 10 are built here with OpenSSL:
+ * boot_aggregate (sha256 over zero PCRs 0-9) and an ima-ng file record.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "ima_attest.h"
+#include "ima_deny.h"
+
+struct buf {
+	unsigned char b[1024];
+	size_t n;
+};
+
+static void put(struct buf *x, const void *p, size_t n)
+{
+	memcpy(x->b + x->n, p, n);
+	x->n += n;
+}
+
+static void le32(struct buf *x, uint32_t v)
+{
+	unsigned char c[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	put(x, c, 4);
+}
+
+static const unsigned char file_digest[32] = {
+	0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+	13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+};
+
+/* an ima-ng record; PCR 10 of both banks extended with it */
+static void record(struct buf *list, const unsigned char *dig,
+		   const char *name, unsigned char pcr[2][32])
+{
+	const EVP_MD *md[2] = { EVP_sha1(), EVP_sha256() };
+	struct buf d = { .n = 0 };
+	unsigned char th[32], in[64];
+	unsigned int n;
+	int b;
+
+	le32(&d, 8 + 32);
+	put(&d, "sha256:", 8);
+	put(&d, dig, 32);
+	le32(&d, (uint32_t)strlen(name) + 1);
+	put(&d, name, strlen(name) + 1);
+	EVP_Digest(d.b, d.n, th, &n, EVP_sha1(), NULL);
+	le32(list, 10);
+	put(list, th, 20);
+	le32(list, 6);
+	put(list, "ima-ng", 6);
+	le32(list, (uint32_t)d.n);
+	put(list, d.b, d.n);
+	for (b = 0; b < 2; b++) {
+		unsigned int sz = (unsigned int)EVP_MD_get_size(md[b]);
+
+		memcpy(in, pcr[b], sz);
+		EVP_Digest(d.b, d.n, in + sz, &n, md[b], NULL);
+		EVP_Digest(in, 2 * sz, pcr[b], &n, md[b], NULL);
+	}
+}
+
+static int round_with(const char *deny_text, struct att_poll_round *r)
+{
+	unsigned char zero[320] = { 0 }, agg[32], pcr[2][32] = { { 0 } };
+	static struct ima_pcr_values q;
+	static struct buf list;
+	struct att_poll_state st = { 0 };
+	struct ima_denylist *d = ima_deny_new();
+	char err[256];
+	unsigned int n;
+	int rc;
+
+	assert_non_null(d);
+	assert_int_equal(ima_deny_parse(d, deny_text, strlen(deny_text),
+					"deny", err, sizeof(err)), 0);
+	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
+	list.n = 0;
+	record(&list, agg, "boot_aggregate", pcr);
+	record(&list, file_digest, "/usr/bin/revoked", pcr);
+	memset(&q, 0, sizeof(q));
+	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
+	memcpy(q.val[IMA_BANK_SHA1][10], pcr[0], 20);
+	memcpy(q.val[IMA_BANK_SHA256][10], pcr[1], 32);
+	att_reasons_free(&r->rs);
+	memset(r, 0, sizeof(*r));
+	r->quoted = &q;
+	r->entries = list.b;
+	r->entries_len = list.n;
+	r->deny = d;
+	rc = att_poll(&st, r);
+	ima_deny_free(d);
+	return rc;
+}
+
+static void test_deny(void **state)
+{
+	struct att_poll_round r = { 0 };
+	char text[256], hex[65];
+	int i;
+
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", file_digest[i]);
+	/* control: the deny list names another file */
+	snprintf(text, sizeof(text), "%064x  /usr/bin/other\n", 7);
+	if (round_with(text, &r))
+		fail_msg("the control round was refused: %s", r.rs.r[0]);
+	assert_int_equal(r.verified, 2);
+	/* the file's digest listed (line 2): the round fails, naming it */
+	snprintf(text, sizeof(text), "# revoked\n%s  /anywhere\n", hex);
+	assert_int_equal(round_with(text, &r), 1);
+	assert_non_null(strstr(r.rs.r[0], "entry 1 (/usr/bin/revoked): denied"));
+	assert_non_null(strstr(r.rs.r[0], "(line 2)"));
+	/* a list of sha1 digests clears no sha256 entry */
+	snprintf(text, sizeof(text), "%040x\n", 7);
+	assert_int_equal(round_with(text, &r), 1);
+	assert_non_null(strstr(r.rs.r[0], "lists no sha256 digest"));
+	att_reasons_free(&r.rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deny),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Small helpers of the text inputs (ima_text.h): the error of an input's
+ * line, and UTF-8 as RFC 3629 has it.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ima_text.h"
+
+int ima_line_error(char *err, size_t errlen, const char *what,
+		   unsigned long line, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s:%lu: %s", what, line, msg);
+	return -1;
+}
+
+size_t ima_utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (!left || s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n > left)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
