@@ -104,7 +104,8 @@ tap_is "only the boots that join a policy write one" "$(ls "$root/etc/ima" | pas
 # a drop that matches no rule, or two, stops the sign stage
 printf 'suites = 10-*\npolicy = ima-policy ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK\n' >"$bad/drop2.boot"
 printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=NO_SUCH_CHECK\n' >"$bad/drop0.boot"
-for d in drop2:2 drop0:0; do
+printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK ; appraise func=NO_SUCH_CHECK\n' >"$bad/drop10.boot"
+for d in drop2:2 drop0:0 drop10:0; do
 	run_rc env IMA_STACK_BOOTS="$bad" BUILD="$tmp/b" bash -c ". '$TOP/scripts/lib.sh'; . '$TOP/scripts/boots.sh'; boot_read ${d%:*}; boot_policy_compose '$root'"
 	tap_like "policy-drop matching ${d#*:} rules: refused" "$rc|$out" \
 		"^1\|.*error: boot ${d%:*}: policy-drop 'appraise func=[A-Z_]+' matches ${d#*:} rules of its policy"
