@@ -25,6 +25,7 @@
 #include <openssl/x509v3.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
 
 static EVP_PKEY *ca_key, *other_ca_key, *ek_key;
 static X509 *ca_cert, *other_ca_cert;
@@ -302,18 +303,12 @@ static void test_ek_cert_other_key(void **state)
 	att_reasons_free(&rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ek_cert_genuine),
-		cmocka_unit_test(test_ek_cert_no_extensions),
-		cmocka_unit_test(test_ek_cert_server_auth),
-		cmocka_unit_test(test_ek_cert_is_ca),
-		cmocka_unit_test(test_ek_cert_signing_usage),
-		cmocka_unit_test(test_ek_cert_any_eku),
-		cmocka_unit_test(test_ek_cert_other_ca),
-		cmocka_unit_test(test_ek_cert_other_key),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_ek_cert_genuine),
+	cmocka_unit_test(test_ek_cert_no_extensions),
+	cmocka_unit_test(test_ek_cert_server_auth),
+	cmocka_unit_test(test_ek_cert_is_ca),
+	cmocka_unit_test(test_ek_cert_signing_usage),
+	cmocka_unit_test(test_ek_cert_any_eku),
+	cmocka_unit_test(test_ek_cert_other_ca),
+	cmocka_unit_test(test_ek_cert_other_key))

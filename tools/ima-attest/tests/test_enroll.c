@@ -21,6 +21,7 @@
 #include <openssl/pem.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
 
 static int parse(struct att_msg *m, const char *s)
 {
@@ -364,15 +365,9 @@ static void test_store_links(void **state)
 	remove_dir();
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_failed_why_escaped),
-		cmocka_unit_test(test_record_round_trip),
-		cmocka_unit_test(test_record_refused_forms),
-		cmocka_unit_test(test_check_fields),
-		cmocka_unit_test(test_store_links),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_failed_why_escaped),
+	cmocka_unit_test(test_record_round_trip),
+	cmocka_unit_test(test_record_refused_forms),
+	cmocka_unit_test(test_check_fields),
+	cmocka_unit_test(test_store_links))

@@ -16,6 +16,7 @@
 
 #include "ima_attest.h"
 #include "ima_hash.h"
+#include "unit_main.h"
 #include "util.h"
 
 static void test_real_log_matches_tpm2_eventlog(void **state)
@@ -390,17 +391,11 @@ static void test_compare_unquoted_bank(void **state)
 	att_reasons_free(&rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_log_matches_tpm2_eventlog),
-		cmocka_unit_test(test_replay_and_locality),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_no_action_any_pcr),
-		cmocka_unit_test(test_sha1_format),
-		cmocka_unit_test(test_compare),
-		cmocka_unit_test(test_compare_unquoted_bank),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_real_log_matches_tpm2_eventlog),
+	cmocka_unit_test(test_replay_and_locality),
+	cmocka_unit_test(test_hostile),
+	cmocka_unit_test(test_no_action_any_pcr),
+	cmocka_unit_test(test_sha1_format),
+	cmocka_unit_test(test_compare),
+	cmocka_unit_test(test_compare_unquoted_bank))

@@ -20,6 +20,7 @@
 
 #include "ima_attest.h"
 #include "ima_sig.h"
+#include "unit_main.h"
 
 struct buf {
 	unsigned char b[512];
@@ -741,25 +742,19 @@ static void test_signature_type(void **state)
 	att_reasons_free(&r.rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_first_round_boot_aggregate),
-		cmocka_unit_test(test_first_round_nothing_measured),
-		cmocka_unit_test(test_kexec_handover_genuine),
-		cmocka_unit_test(test_kexec_into_unmeasured_kernel),
-		cmocka_unit_test(test_kexec_not_followed_by_boot),
-		cmocka_unit_test(test_later_boot_without_kexec),
-		cmocka_unit_test(test_kexec_wrong_next_boot),
-		cmocka_unit_test(test_unsigned_file_renamed_buffer),
-		cmocka_unit_test(test_file_equal_to_its_signature),
-		cmocka_unit_test(test_kexec_execute_renamed),
-		cmocka_unit_test(test_reason_escapes_names),
-		cmocka_unit_test(test_kexec_execute_custom_fields),
-		cmocka_unit_test(test_boot_aggregate_reordered),
-		cmocka_unit_test(test_md5_signature),
-		cmocka_unit_test(test_signature_type),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_first_round_boot_aggregate),
+	cmocka_unit_test(test_first_round_nothing_measured),
+	cmocka_unit_test(test_kexec_handover_genuine),
+	cmocka_unit_test(test_kexec_into_unmeasured_kernel),
+	cmocka_unit_test(test_kexec_not_followed_by_boot),
+	cmocka_unit_test(test_later_boot_without_kexec),
+	cmocka_unit_test(test_kexec_wrong_next_boot),
+	cmocka_unit_test(test_unsigned_file_renamed_buffer),
+	cmocka_unit_test(test_file_equal_to_its_signature),
+	cmocka_unit_test(test_kexec_execute_renamed),
+	cmocka_unit_test(test_reason_escapes_names),
+	cmocka_unit_test(test_kexec_execute_custom_fields),
+	cmocka_unit_test(test_boot_aggregate_reordered),
+	cmocka_unit_test(test_md5_signature),
+	cmocka_unit_test(test_signature_type))

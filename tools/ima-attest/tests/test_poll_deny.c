@@ -18,6 +18,7 @@
 
 #include "ima_attest.h"
 #include "ima_deny.h"
+#include "unit_main.h"
 
 struct buf {
 	unsigned char b[1024];
@@ -131,11 +132,5 @@ static void test_deny(void **state)
 	att_reasons_free(&r.rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_deny),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_deny))

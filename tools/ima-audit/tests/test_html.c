@@ -17,6 +17,7 @@
 
 #include "ima_audit.h"
 #include "ima_html.h"
+#include "unit_main.h"
 
 static char *embed(const char *json)
 {
@@ -277,15 +278,9 @@ static void test_csp_names_the_inline_code(void **state)
 	free(page);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_embed_cannot_close_the_block),
-		cmocka_unit_test(test_entry_verdict_rule),
-		cmocka_unit_test(test_every_class_has_advice),
-		cmocka_unit_test(test_page_end_to_end),
-		cmocka_unit_test(test_csp_names_the_inline_code),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_embed_cannot_close_the_block),
+	cmocka_unit_test(test_entry_verdict_rule),
+	cmocka_unit_test(test_every_class_has_advice),
+	cmocka_unit_test(test_page_end_to_end),
+	cmocka_unit_test(test_csp_names_the_inline_code))

@@ -21,6 +21,7 @@
 #include <openssl/x509v3.h>
 
 #include "ima_listkeys.h"
+#include "unit_main.h"
 
 struct id {
 	EVP_PKEY *pkey;
@@ -257,13 +258,7 @@ static void test_verify_and_kexec(void **state)
 	ima_listkeys_free(&lk);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_load_ca),
-		cmocka_unit_test(test_which_keys),
-		cmocka_unit_test(test_verify_and_kexec),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_load_ca),
+	cmocka_unit_test(test_which_keys),
+	cmocka_unit_test(test_verify_and_kexec))

@@ -15,6 +15,7 @@
 #include "ima_hash.h"
 #include "ima_log.h"
 #include "testbuf.h"
+#include "unit_main.h"
 
 
 /* An ima-ng record for path with a fake sha256 digest. */
@@ -498,24 +499,18 @@ static void test_data_view_readings(void **state)
 	assert_int_equal(v.ident, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_little_and_big_endian),
-		cmocka_unit_test(test_legacy_ima_template),
-		cmocka_unit_test(test_chunked_pipe_read),
-		cmocka_unit_test(test_hostile_name_length),
-		cmocka_unit_test(test_zero_name_and_data_length),
-		cmocka_unit_test(test_field_past_end),
-		cmocka_unit_test(test_trailing_and_missing_fields),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_pcr_and_order_detection),
-		cmocka_unit_test(test_template_lookup),
-		cmocka_unit_test(test_unknown_template_is_framed),
-		cmocka_unit_test(test_split_digest_field),
-		cmocka_unit_test(test_data_view_readings),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_little_and_big_endian),
+	cmocka_unit_test(test_legacy_ima_template),
+	cmocka_unit_test(test_chunked_pipe_read),
+	cmocka_unit_test(test_hostile_name_length),
+	cmocka_unit_test(test_zero_name_and_data_length),
+	cmocka_unit_test(test_field_past_end),
+	cmocka_unit_test(test_trailing_and_missing_fields),
+	cmocka_unit_test(test_truncated),
+	cmocka_unit_test(test_limits),
+	cmocka_unit_test(test_pcr_and_order_detection),
+	cmocka_unit_test(test_template_lookup),
+	cmocka_unit_test(test_unknown_template_is_framed),
+	cmocka_unit_test(test_split_digest_field),
+	cmocka_unit_test(test_data_view_readings))

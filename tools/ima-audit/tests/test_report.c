@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ima_audit.h"
+#include "unit_main.h"
 
 static char *capture(void (*fn)(FILE *, const char *, size_t),
 		     const char *s, size_t len)
@@ -135,14 +136,8 @@ static void test_audit_failures_are_reported(void **state)
 	ima_audit_free(&a);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_escape),
-		cmocka_unit_test(test_text_escape),
-		cmocka_unit_test(test_escape_buffer),
-		cmocka_unit_test(test_audit_failures_are_reported),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_json_escape),
+	cmocka_unit_test(test_text_escape),
+	cmocka_unit_test(test_escape_buffer),
+	cmocka_unit_test(test_audit_failures_are_reported))

@@ -22,6 +22,7 @@
 
 #include "ima_log.h"
 #include "ima_sig.h"
+#include "unit_main.h"
 
 struct keypair {
 	EVP_PKEY *pkey;
@@ -412,18 +413,12 @@ static void test_pool(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sig_parse),
-		cmocka_unit_test(test_keyring_keyid),
-		cmocka_unit_test(test_verify_v2_rsa),
-		cmocka_unit_test(test_signature_type),
-		cmocka_unit_test(test_weak_digest),
-		cmocka_unit_test(test_verify_v2_ecdsa),
-		cmocka_unit_test(test_modsig),
-		cmocka_unit_test(test_pool),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_sig_parse),
+	cmocka_unit_test(test_keyring_keyid),
+	cmocka_unit_test(test_verify_v2_rsa),
+	cmocka_unit_test(test_signature_type),
+	cmocka_unit_test(test_weak_digest),
+	cmocka_unit_test(test_verify_v2_ecdsa),
+	cmocka_unit_test(test_modsig),
+	cmocka_unit_test(test_pool))

@@ -21,6 +21,7 @@
 
 #include "ima_audit.h"
 #include "ima_quote.h"
+#include "unit_main.h"
 
 /* --- allocation failure injection (linked with --wrap=malloc,...) */
 void *__real_malloc(size_t n);
@@ -1095,25 +1096,19 @@ static void test_shared_workers(void **state)
 	memset(&opts, 0, sizeof(opts));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_unbound),
-		cmocka_unit_test(test_sha1_binds_nothing),
-		cmocka_unit_test(test_coverage),
-		cmocka_unit_test(test_policy_bound_covered),
-		cmocka_unit_test(test_kexec_handover),
-		cmocka_unit_test(test_policy_loaded_name),
-		cmocka_unit_test(test_policy_of_last_kernel),
-		cmocka_unit_test(test_policy_across_pcrs),
-		cmocka_unit_test(test_empty_buffer_is_file),
-		cmocka_unit_test(test_violation_attests_nothing),
-		cmocka_unit_test(test_template_renamed),
-		cmocka_unit_test(test_failures_bounded),
-		cmocka_unit_test(test_quote_verdicts),
-		cmocka_unit_test(test_alloc_failures),
-		cmocka_unit_test(test_shared_workers),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_unbound),
+	cmocka_unit_test(test_sha1_binds_nothing),
+	cmocka_unit_test(test_coverage),
+	cmocka_unit_test(test_policy_bound_covered),
+	cmocka_unit_test(test_kexec_handover),
+	cmocka_unit_test(test_policy_loaded_name),
+	cmocka_unit_test(test_policy_of_last_kernel),
+	cmocka_unit_test(test_policy_across_pcrs),
+	cmocka_unit_test(test_empty_buffer_is_file),
+	cmocka_unit_test(test_violation_attests_nothing),
+	cmocka_unit_test(test_template_renamed),
+	cmocka_unit_test(test_failures_bounded),
+	cmocka_unit_test(test_quote_verdicts),
+	cmocka_unit_test(test_alloc_failures),
+	cmocka_unit_test(test_shared_workers))
