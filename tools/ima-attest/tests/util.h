@@ -7,32 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ima_attest.h"
+
 #ifndef DATA_DIR
 #define DATA_DIR "tests/data"
 #endif
 
+/* tests/data/NAME, whole (at most 16 MiB); NULL when it cannot be read */
 static inline unsigned char *fixture(const char *name, size_t *len)
 {
 	char path[512];
-	unsigned char *buf;
-	long n;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", DATA_DIR, name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return att_slurp(path, 16u << 20, len);
 }
 
 static inline size_t unhex(const char *h, unsigned char *out, size_t max)
