@@ -6,6 +6,9 @@
 #include <ctype.h>
 #include <stddef.h>
 
+/* The message into err (printf's format); -1, a parser's failure. */
+int ima_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* "WHAT:LINE: message" into err, the error of a line of an input; -1. */
 int ima_line_error(char *err, size_t errlen, const char *what,
 		   unsigned long line, const char *fmt, ...)

@@ -12,6 +12,16 @@
 
 #include "ima_text.h"
 
+int ima_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 int ima_line_error(char *err, size_t errlen, const char *what,
 		   unsigned long line, const char *fmt, ...)
 {
