@@ -20,25 +20,8 @@
 
 #include "ima_attest.h"
 #include "ima_sig.h"
+#include "testbuf.h"
 #include "unit_main.h"
-
-struct buf {
-	unsigned char b[512];
-	size_t n;
-};
-
-static void put(struct buf *x, const void *p, size_t n)
-{
-	memcpy(x->b + x->n, p, n);
-	x->n += n;
-}
-
-static void le32(struct buf *x, uint32_t v)
-{
-	unsigned char c[4] = { v, v >> 8, v >> 16, v >> 24 };
-
-	put(x, c, 4);
-}
 
 /* PCR = H(PCR || H(data)) from a zero PCR */
 static void extend0(const EVP_MD *md, const unsigned char *data, size_t len,
@@ -55,24 +38,12 @@ static void extend0(const EVP_MD *md, const unsigned char *data, size_t len,
 /* the list's entry 0 as the kernel writes it (little-endian, ima-ng) */
 static void boot_aggregate_entry(struct buf *e)
 {
-	unsigned char zero[320] = { 0 }, agg[32], th[20];
-	struct buf d = { .n = 0 };
+	unsigned char zero[320] = { 0 }, agg[32];
 	unsigned int n;
 
 	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
-	le32(&d, 7 + 1 + 32);
-	put(&d, "sha256:", 8);		/* with its NUL */
-	put(&d, agg, 32);
-	le32(&d, 15);
-	put(&d, "boot_aggregate", 15);
-	EVP_Digest(d.b, d.n, th, &n, EVP_sha1(), NULL);
 	e->n = 0;
-	le32(e, ATT_POLL_PCR);
-	put(e, th, 20);
-	le32(e, 6);
-	put(e, "ima-ng", 6);
-	le32(e, (uint32_t)d.n);
-	put(e, d.b, d.n);
+	put_ng_record(e, agg, "boot_aggregate", 14, NULL);	/* PCR 10 */
 }
 
 /* the control: entry 0 covered by the quote, from a new state */
@@ -81,17 +52,17 @@ static void test_first_round_boot_aggregate(void **state)
 	struct att_poll_state st = { 0 };
 	struct att_poll_round r = { 0 };
 	struct ima_pcr_values q;
-	struct buf e;
+	struct buf e = { .n = 0 };
 	size_t dstart;
 
 	boot_aggregate_entry(&e);
 	dstart = 4 + 20 + 4 + 6 + 4;
 	memset(&q, 0, sizeof(q));
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	extend0(EVP_sha1(), e.b + dstart, e.n - dstart, q.val[IMA_BANK_SHA1][10]);
-	extend0(EVP_sha256(), e.b + dstart, e.n - dstart, q.val[IMA_BANK_SHA256][10]);
+	extend0(EVP_sha1(), e.d + dstart, e.n - dstart, q.val[IMA_BANK_SHA1][10]);
+	extend0(EVP_sha256(), e.d + dstart, e.n - dstart, q.val[IMA_BANK_SHA256][10]);
 	r.quoted = &q;
-	r.entries = e.b;
+	r.entries = e.d;
 	r.entries_len = e.n;
 	if (att_poll(&st, &r))
 		fail_msg("the genuine first round was refused: %s", r.rs.r[0]);
@@ -161,14 +132,14 @@ static void add(struct list *l, const char *tmpl, const struct buf *d)
 	unsigned char th[20];
 	unsigned int n;
 
-	EVP_Digest(d->b, d->n, th, &n, EVP_sha1(), NULL);
-	le32(&e, ATT_POLL_PCR);
+	EVP_Digest(d->d, d->n, th, &n, EVP_sha1(), NULL);
+	put32(&e, ATT_POLL_PCR);
 	put(&e, th, 20);
-	le32(&e, (uint32_t)strlen(tmpl));
+	put32(&e, (uint32_t)strlen(tmpl));
 	put(&e, tmpl, strlen(tmpl));
-	le32(&e, (uint32_t)d->n);
-	put(&e, d->b, d->n);
-	memcpy(l->b + l->n, e.b, e.n);
+	put32(&e, (uint32_t)d->n);
+	put(&e, d->d, d->n);
+	memcpy(l->b + l->n, e.d, e.n);
 	l->n += e.n;
 	l->end[l->count++] = l->n;
 }
@@ -176,10 +147,10 @@ static void add(struct list *l, const char *tmpl, const struct buf *d)
 /* d-ng "sha256:" + digest, n-ng name (with its NUL) */
 static void dng_nng(struct buf *d, const unsigned char *dig, const char *name)
 {
-	le32(d, 7 + 1 + 32);
+	put32(d, 7 + 1 + 32);
 	put(d, "sha256:", 8);
 	put(d, dig, 32);
-	le32(d, (uint32_t)strlen(name) + 1);
+	put32(d, (uint32_t)strlen(name) + 1);
 	put(d, name, strlen(name) + 1);
 }
 
@@ -205,7 +176,7 @@ static void add_buf(struct list *l, const char *name, const char *text)
 
 	EVP_Digest(text, strlen(text), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, name);
-	le32(&d, (uint32_t)strlen(text));
+	put32(&d, (uint32_t)strlen(text));
 	put(&d, text, strlen(text));
 	add(l, "ima-buf", &d);
 }
@@ -219,7 +190,7 @@ static void add_file(struct list *l, const char *path)
 
 	EVP_Digest(path, strlen(path), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, path);
-	le32(&d, 0);
+	put32(&d, 0);
 	add(l, "ima-sig", &d);
 }
 
@@ -392,7 +363,7 @@ static void add_file_as(struct list *l, const char *tmpl, const char *path,
 
 	EVP_Digest(content, clen, dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, path);
-	le32(&d, (uint32_t)slen);
+	put32(&d, (uint32_t)slen);
 	put(&d, sig, slen);
 	add(l, tmpl, &d);
 }
@@ -495,10 +466,10 @@ static void add_exec_as(struct list *l, const char *tmpl, int empty)
 
 	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, "kexec_execute");
-	le32(&d, (uint32_t)strlen(exec_text));
+	put32(&d, (uint32_t)strlen(exec_text));
 	put(&d, exec_text, strlen(exec_text));
 	while (empty--)
-		le32(&d, 0);
+		put32(&d, 0);
 	add(l, tmpl, &d);
 }
 
@@ -590,9 +561,9 @@ static void test_boot_aggregate_reordered(void **state)
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
 	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
-	le32(&d, 15);
+	put32(&d, 15);
 	put(&d, "boot_aggregate", 15);
-	le32(&d, 7 + 1 + 32);
+	put32(&d, 7 + 1 + 32);
 	put(&d, "sha256:", 8);
 	put(&d, agg, 32);
 	add(&l, "n-ng|d-ng", &d);
@@ -665,12 +636,12 @@ static int signed_round(const char *algofield, const unsigned char *dig,
 	int ret;
 
 	add_boot(&l, false);
-	le32(&d, (uint32_t)(strlen(algofield) + 1 + dlen));
+	put32(&d, (uint32_t)(strlen(algofield) + 1 + dlen));
 	put(&d, algofield, strlen(algofield) + 1);
 	put(&d, dig, dlen);
-	le32(&d, 10);
+	put32(&d, 10);
 	put(&d, "/bin/file", 10);
-	le32(&d, (uint32_t)slen);
+	put32(&d, (uint32_t)slen);
 	put(&d, sig, slen);
 	add(&l, "ima-sigv2", &d);
 	quoted_pcrs(&l, 2, &q);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A list built in a test: bytes and u32 in the list's byte order. */
+/*
+ * A list built in a test: bytes, u32 and u16 in the list's byte order
+ * (.o; zero, as in `struct buf b = { .n = 0 }`, writes little-endian).
+ */
 #ifndef TESTBUF_H
 #define TESTBUF_H
 
@@ -7,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ima_hash.h"
 #include "ima_log.h"
 
 struct buf {
@@ -32,6 +36,47 @@ static inline void put32(struct buf *b, uint32_t v)
 		p[3] = v >> 24; p[2] = v >> 16; p[1] = v >> 8; p[0] = v;
 	}
 	put(b, p, 4);
+}
+
+static inline void put16(struct buf *b, uint16_t v)
+{
+	uint8_t p[2];
+
+	if (b->o == IMA_BO_BIG) {
+		p[0] = v >> 8; p[1] = v;
+	} else {
+		p[1] = v >> 8; p[0] = v;
+	}
+	put(b, p, 2);
+}
+
+/*
+ * An ima-ng record on PCR 10 for path (plen bytes, then a NUL) with the
+ * sha256 file digest, its template hash right (the sha1 of its template
+ * data); that data's sha256 into tdig unless NULL.
+ */
+static inline void put_ng_record(struct buf *b, const uint8_t digest[32],
+				 const char *path, size_t plen,
+				 uint8_t tdig[32])
+{
+	struct buf d = { .o = b->o };
+	uint8_t th[20];
+
+	put32(&d, 40);
+	put(&d, "sha256:", 8);
+	put(&d, digest, 32);
+	put32(&d, (uint32_t)plen + 1);
+	put(&d, path, plen);
+	put(&d, "", 1);
+	ima_digest(ima_hash_by_name("sha1", 4), d.d, d.n, th);
+	if (tdig)
+		ima_digest(ima_hash_by_name("sha256", 6), d.d, d.n, tdig);
+	put32(b, 10);
+	put(b, th, 20);
+	put32(b, 6);
+	put(b, "ima-ng", 6);
+	put32(b, (uint32_t)d.n);
+	put(b, d.d, d.n);
 }
 
 #endif
