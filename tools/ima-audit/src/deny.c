@@ -52,15 +52,10 @@ static int add(struct ima_denylist *d, const struct ima_hash_algo *alg,
 {
 	struct deny_entry *e;
 
-	if (d->n == d->cap) {
-		size_t ncap = d->cap ? 2 * d->cap : 64;
-
-		e = realloc(d->e, ncap * sizeof(*e));
-		if (!e)
-			return -1;
-		d->e = e;
-		d->cap = ncap;
-	}
+	e = ima_reserve(d->e, &d->cap, d->n, sizeof(*e));
+	if (!e)
+		return -1;
+	d->e = e;
 	e = &d->e[d->n];
 	memcpy(e->digest, digest, alg->size);
 	e->alg = alg->id;

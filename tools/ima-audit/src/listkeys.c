@@ -239,17 +239,12 @@ static void remember(struct ima_listkeys *lk, size_t key, uint64_t index,
 	struct ima_listkey_use *u;
 
 	lk->keys[key].verified++;
-	if (lk->nuses == lk->cap_uses) {
-		size_t ncap = lk->cap_uses ? 2 * lk->cap_uses : 16;
-
-		u = realloc(lk->uses, ncap * sizeof(*u));
-		if (!u) {
-			lk->oom = true;
-			return;
-		}
-		lk->uses = u;
-		lk->cap_uses = ncap;
+	u = ima_reserve(lk->uses, &lk->cap_uses, lk->nuses, sizeof(*u));
+	if (!u) {
+		lk->oom = true;
+		return;
 	}
+	lk->uses = u;
 	u = &lk->uses[lk->nuses];
 	u->index = index;
 	u->offset = offset;

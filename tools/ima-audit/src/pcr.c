@@ -396,21 +396,17 @@ static void add_pending(struct ima_replay *rp, uint32_t pcr, uint64_t index,
 			uint64_t offset)
 {
 	uint64_t n = rp->npending[pcr]++;
+	struct ima_replay_entry *np;
 
 	if (n >= IMA_REPLAY_MAX_PENDING || rp->oom)
 		return;		/* counted, not listed (oom: exit 3) */
-	if (n >= rp->cap_pending[pcr]) {
-		size_t ncap = n ? 2 * n : 16;
-		struct ima_replay_entry *np;
-
-		np = realloc(rp->pending[pcr], ncap * sizeof(*np));
-		if (!np) {
-			rp->oom = true;
-			return;
-		}
-		rp->pending[pcr] = np;
-		rp->cap_pending[pcr] = ncap;
+	np = ima_reserve(rp->pending[pcr], &rp->cap_pending[pcr], n,
+			 sizeof(*np));
+	if (!np) {
+		rp->oom = true;
+		return;
 	}
+	rp->pending[pcr] = np;
 	rp->pending[pcr][n].index = index;
 	rp->pending[pcr][n].offset = offset;
 }
