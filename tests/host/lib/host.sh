@@ -7,3 +7,11 @@
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# need CMD...: bail out naming the first CMD that is not installed
+need() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
+	done
+}
