@@ -21,6 +21,7 @@
 #include "ima_attest.h"
 #include "ima_sig.h"
 #include "testbuf.h"
+#include "util.h"
 #include "unit_main.h"
 
 /* PCR = H(PCR || H(data)) from a zero PCR */
@@ -231,11 +232,7 @@ static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 	size_t start = from ? l->end[from - 1] : 0;
 
 	quoted_pcrs(l, quoted, &q);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = l->b + start;
-	r->entries_len = (to ? l->end[to - 1] : 0) - start;
+	round_init(r, &q, l->b + start, (to ? l->end[to - 1] : 0) - start);
 	r->offset = start;
 	return att_poll(st, r);
 }
@@ -380,11 +377,7 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 
 	assert_non_null(v);
 	quoted_pcrs(l, to, &q);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = l->b;
-	r->entries_len = l->end[to - 1];
+	round_init(r, &q, l->b, l->end[to - 1]);
 	r->verifier = v;
 	ret = att_poll(st, r);
 	ima_verifier_free(v);
@@ -645,11 +638,7 @@ static int signed_round(const char *algofield, const unsigned char *dig,
 	put(&d, sig, slen);
 	add(&l, "ima-sigv2", &d);
 	quoted_pcrs(&l, 2, &q);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = l.b;
-	r->entries_len = l.n;
+	round_init(r, &q, l.b, l.n);
 	r->verifier = v;
 	ret = att_poll(&st, r);
 	ima_verifier_free(v);

@@ -19,6 +19,7 @@
 #include "ima_attest.h"
 #include "ima_deny.h"
 #include "testbuf.h"
+#include "util.h"
 #include "unit_main.h"
 
 static const unsigned char file_digest[32] = {
@@ -69,11 +70,7 @@ static int round_with(const char *deny_text, struct att_poll_round *r)
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
 	memcpy(q.val[IMA_BANK_SHA1][10], pcr[0], 20);
 	memcpy(q.val[IMA_BANK_SHA256][10], pcr[1], 32);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = list.d;
-	r->entries_len = list.n;
+	round_init(r, &q, list.d, list.n);
 	r->deny = d;
 	rc = att_poll(&st, r);
 	ima_deny_free(d);

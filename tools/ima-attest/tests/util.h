@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Helpers of the unit tests: fixtures from tests/data, hex. */
+/* Helpers of the unit tests: fixtures from tests/data, a poll round, hex. */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
@@ -20,6 +20,21 @@ static inline unsigned char *fixture(const char *name, size_t *len)
 
 	snprintf(path, sizeof(path), "%s/%s", DATA_DIR, name);
 	return att_slurp(path, 16u << 20, len);
+}
+
+/*
+ * r made ready for a poll round over entries (len bytes) quoted as q: the
+ * last round's reasons freed, every other field cleared.
+ */
+static inline void round_init(struct att_poll_round *r,
+			      const struct ima_pcr_values *q,
+			      const uint8_t *entries, size_t len)
+{
+	att_reasons_free(&r->rs);
+	memset(r, 0, sizeof(*r));
+	r->quoted = q;
+	r->entries = entries;
+	r->entries_len = len;
 }
 
 static inline size_t unhex(const char *h, unsigned char *out, size_t max)
