@@ -26,6 +26,7 @@
 
 #include "ima_attest.h"
 #include "unit_main.h"
+#include "util.h"
 
 static EVP_PKEY *ca_key, *other_ca_key, *ek_key;
 static X509 *ca_cert, *other_ca_cert;
@@ -173,16 +174,6 @@ static struct att_reasons check(X509 *issuer, EVP_PKEY *issuer_key,
 	OPENSSL_free(der);
 	X509_free(x);
 	return rs;
-}
-
-static bool has_reason(const struct att_reasons *rs, const char *text)
-{
-	int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (strstr(rs->r[i], text))
-			return true;
-	return false;
 }
 
 static void print_reasons(const struct att_reasons *rs)

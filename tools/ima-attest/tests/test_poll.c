@@ -237,16 +237,6 @@ static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 	return att_poll(st, r);
 }
 
-static bool reason_has(const struct att_poll_round *r, const char *text)
-{
-	int i;
-
-	for (i = 0; i < r->rs.n; i++)
-		if (strstr(r->rs.r[i], text))
-			return true;
-	return false;
-}
-
 /* control: boot, a file, kexec_execute, the next kernel's boot_aggregate */
 static void test_kexec_handover_genuine(void **state)
 {
@@ -287,12 +277,12 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 		fail_msg("round 1 refused: %s", r.rs.r[0]);
 	saved = st;
 	assert_int_not_equal(round_over(&st, &r, &l, 2, 3, 3), 0);
-	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_memory_equal(&st, &saved, sizeof(st));
 	/* the same in one round from a new state */
 	memset(&st, 0, sizeof(st));
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
 	att_reasons_free(&r.rs);
 }
@@ -308,7 +298,7 @@ static void test_kexec_not_followed_by_boot(void **state)
 	add_buf(&l, "kexec_execute", exec_text);
 	add_file(&l, "/usr/bin/true");
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
+	assert_true(has_reason(&r.rs, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
 	att_reasons_free(&r.rs);
 }
 
@@ -327,7 +317,7 @@ static void test_later_boot_without_kexec(void **state)
 	add_file(&l, "/usr/bin/true");
 	add_boot(&l, false);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+	assert_true(has_reason(&r.rs, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
 	att_reasons_free(&r.rs);
 }
 
@@ -342,7 +332,7 @@ static void test_kexec_wrong_next_boot(void **state)
 	add_buf(&l, "kexec_execute", exec_text);
 	add_boot(&l, true);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
+	assert_true(has_reason(&r.rs, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
 	att_reasons_free(&r.rs);
 }
 
@@ -406,7 +396,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 	add_file_as(&l, "ima-buf", "/tmp/evil", (const unsigned char *)evil,
 		    strlen(evil), (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
-	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned: a file the verifier does not know"));
+	assert_true(has_reason(&r.rs, "entry 2 (/tmp/evil): unsigned: a file the verifier does not know"));
 	assert_false(st.have_boot);
 	/* the same under a custom format with a buf field */
 	memset(&st, 0, sizeof(st));
@@ -415,7 +405,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 	add_file_as(&l, "d-ng|n-ng|buf", "/tmp/evil", (const unsigned char *)evil,
 		    strlen(evil), (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
-	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned"));
+	assert_true(has_reason(&r.rs, "entry 2 (/tmp/evil): unsigned"));
 	att_reasons_free(&r.rs);
 }
 
@@ -437,7 +427,7 @@ static void test_file_equal_to_its_signature(void **state)
 	add_boot(&l, false);
 	add_file_as(&l, "ima-buf", "/tmp/evil", x, sizeof(x), x, sizeof(x));
 	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
-	assert_true(reason_has(&r, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
+	assert_true(has_reason(&r.rs, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
 	assert_false(st.have_boot);
 	att_reasons_free(&r.rs);
 }
@@ -476,7 +466,7 @@ static void test_kexec_execute_renamed(void **state)
 	add_file(&l, "/usr/bin/true");
 	add_exec_as(&l, "ima-sig", 0);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
 	/* the control: the next kernel's boot_aggregate after it passes */
 	add_boot(&l, false);
@@ -505,7 +495,7 @@ static void test_reason_escapes_names(void **state)
 	add_file_as(&l, "ima-sig", evil, (const unsigned char *)"x", 1,
 		    (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
-	assert_true(reason_has(&r, "entry 1 (/tmp/x\\x0around 1: PASS, 9 new entries verified\\x1b[2K\\x5c): unsigned"));
+	assert_true(has_reason(&r.rs, "entry 1 (/tmp/x\\x0around 1: PASS, 9 new entries verified\\x1b[2K\\x5c): unsigned"));
 	for (i = 0; i < r.rs.n; i++)
 		for (j = 0; r.rs.r[i][j]; j++)
 			if (r.rs.r[i][j] < 0x20 || r.rs.r[i][j] > 0x7e)
@@ -531,7 +521,7 @@ static void test_kexec_execute_custom_fields(void **state)
 	add_file(&l, "/usr/bin/true");
 	add_exec_as(&l, "d-ng|n-ng|xattrvalues|iuid", 1);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
 	att_reasons_free(&r.rs);
 }
@@ -561,7 +551,7 @@ static void test_boot_aggregate_reordered(void **state)
 	put(&d, agg, 32);
 	add(&l, "n-ng|d-ng", &d);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
+	assert_true(has_reason(&r.rs, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
 	att_reasons_free(&r.rs);
 }
 
@@ -665,7 +655,7 @@ static void test_md5_signature(void **state)
 		fail_msg("the control (sha256, signed) was refused: %s", r.rs.r[0]);
 	n = sign_field("MD5", 1, 3, 2, md5, 16, sig);
 	assert_int_not_equal(signed_round("md5:", md5, 16, sig, n, &r), 0);
-	assert_true(reason_has(&r, "entry 1 (/bin/file): a signature over an md5 digest attests nothing"));
+	assert_true(has_reason(&r.rs, "entry 1 (/bin/file): a signature over an md5 digest attests nothing"));
 	att_reasons_free(&r.rs);
 }
 
@@ -689,7 +679,7 @@ static void test_signature_type(void **state)
 	if (signed_round("ima:sha256:", dig, 32, sig, n, &r))
 		fail_msg("the control (ima:, type 3) was refused: %s", r.rs.r[0]);
 	assert_int_not_equal(signed_round("verity:sha256:", dig, 32, sig, n, &r), 0);
-	assert_true(reason_has(&r, "entry 1 (/bin/file): a file-hash signature over an fs-verity digest: the kernel refuses it"));
+	assert_true(has_reason(&r.rs, "entry 1 (/bin/file): a file-hash signature over an fs-verity digest: the kernel refuses it"));
 	id[0] = 6;
 	id[1] = 4;
 	memcpy(id + 2, dig, 32);
@@ -698,7 +688,7 @@ static void test_signature_type(void **state)
 	if (signed_round("verity:sha256:", dig, 32, sig, n, &r))
 		fail_msg("the control (verity:, type 6) was refused: %s", r.rs.r[0]);
 	assert_int_not_equal(signed_round("ima:sha256:", dig, 32, sig, n, &r), 0);
-	assert_true(reason_has(&r, "an fs-verity signature over a file-hash digest: the kernel refuses it"));
+	assert_true(has_reason(&r.rs, "an fs-verity signature over a file-hash digest: the kernel refuses it"));
 	att_reasons_free(&r.rs);
 }
 

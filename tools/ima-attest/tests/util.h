@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Helpers of the unit tests: fixtures from tests/data, a poll round, hex. */
+/* Helpers of the unit tests: fixtures from tests/data, a poll round, its reasons, hex. */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,17 @@ static inline void round_init(struct att_poll_round *r,
 	r->quoted = q;
 	r->entries = entries;
 	r->entries_len = len;
+}
+
+/* whether one of the reasons in rs contains text */
+static inline bool has_reason(const struct att_reasons *rs, const char *text)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		if (strstr(rs->r[i], text))
+			return true;
+	return false;
 }
 
 static inline size_t unhex(const char *h, unsigned char *out, size_t max)
