@@ -21,6 +21,7 @@
 #include "ima_attest.h"
 #include "ima_sig.h"
 #include "testbuf.h"
+#include "testcert.h"
 #include "util.h"
 #include "unit_main.h"
 
@@ -564,18 +565,13 @@ static struct ima_keyring ima_kr;
 static void ima_key_setup(void)
 {
 	char path[64];
-	FILE *f;
 	char err[256];
 
 	if (ima_key)
 		return;
 	ima_key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
 	assert_non_null(ima_key);
-	snprintf(path, sizeof(path), "/tmp/test_poll-%d.pem", (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	PEM_write_PUBKEY(f, ima_key);
-	fclose(f);
+	test_pubkey_pem(ima_key, "poll", path, sizeof(path));
 	assert_int_equal(ima_keyring_load(&ima_kr, path, err, sizeof(err)), 0);
 	remove(path);
 }

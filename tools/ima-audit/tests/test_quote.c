@@ -22,6 +22,7 @@
 #include <openssl/pem.h>
 
 #include "ima_quote.h"
+#include "testcert.h"
 #include "unit_main.h"
 
 #define NPCR 11			/* PCRs 0-10 */
@@ -566,14 +567,8 @@ static void test_key_load(void **state)
 	struct tq t;
 	char path[64], err[300];
 	EVP_PKEY *k;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/tmp/ima-audit-ak-%d.pem",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PUBKEY(f, ec), 1);
-	fclose(f);
+	test_pubkey_pem(ec, "ak", path, sizeof(path));
 	k = ima_quote_key_load(path, err, sizeof(err));
 	assert_non_null(k);
 	init_tq(&t);

@@ -21,6 +21,7 @@
 
 #include "ima_audit.h"
 #include "ima_quote.h"
+#include "testcert.h"
 #include "unit_main.h"
 
 /* --- allocation failure injection (linked with --wrap=malloc,...) */
@@ -979,15 +980,9 @@ static void test_alloc_failures(void **state)
 	uint64_t want;
 	long n, total, exit3 = 0;
 	int rc;
-	FILE *f;
 
 	assert_non_null(k);
-	snprintf(path, sizeof(path), "/tmp/ima-audit-verdict-%d.pem",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
-	fclose(f);
+	test_pubkey_pem(k, "verdict", path, sizeof(path));
 	EVP_PKEY_free(k);
 
 	memset(&l, 0, sizeof(l));
@@ -1043,7 +1038,6 @@ static void test_shared_workers(void **state)
 	struct hashq *q;
 	struct ima_pool *p;
 	int i;
-	FILE *f;
 
 	memset(&l, 0, sizeof(l));
 	add_file(&l, 10, "/bin/a");
@@ -1068,12 +1062,7 @@ static void test_shared_workers(void **state)
 	memset(&opts, 0, sizeof(opts));
 
 	assert_non_null(k);
-	snprintf(path, sizeof(path), "/tmp/ima-audit-shared-%d.pem",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
-	fclose(f);
+	test_pubkey_pem(k, "shared", path, sizeof(path));
 	EVP_PKEY_free(k);
 	assert_int_equal(ima_keyring_load(&opts.keys, path, err, sizeof(err)),
 			 0);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Certificates made in a unit test (cmocka: a failure stops the test). */
+/* Certificates and keys made in a unit test (cmocka: a failure stops it). */
 #ifndef TESTCERT_H
 #define TESTCERT_H
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -54,6 +57,19 @@ static inline X509 *test_cert(EVP_PKEY *pkey, const char *cn, X509 *issuer,
 		test_cert_ext(c, issuer ? issuer : c, NID_key_usage, ku);
 	assert_true(X509_sign(c, issuer ? issuer_key : pkey, EVP_sha256()) > 0);
 	return c;
+}
+
+/* k's public key, PEM, in /tmp/ima-audit-NAME-PID.pem, its path in path */
+static inline void test_pubkey_pem(EVP_PKEY *k, const char *name, char *path,
+				   size_t size)
+{
+	FILE *f;
+
+	snprintf(path, size, "/tmp/ima-audit-%s-%d.pem", name, (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
+	fclose(f);
 }
 
 #endif
