@@ -238,6 +238,17 @@ static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 	return att_poll(st, r);
 }
 
+/* a first round over all of l's entries, all quoted: refused for text */
+static void expect_refused(const struct list *l, const char *text)
+{
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r = { 0 };
+
+	assert_int_not_equal(round_over(&st, &r, l, 0, l->count, l->count), 0);
+	assert_true(has_reason(&r.rs, text));
+	att_reasons_free(&r.rs);
+}
+
 /* control: boot, a file, kexec_execute, the next kernel's boot_aggregate */
 static void test_kexec_handover_genuine(void **state)
 {
@@ -291,16 +302,12 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 /* kexec_execute followed by a file record, not a boot_aggregate */
 static void test_kexec_not_followed_by_boot(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
 	add_buf(&l, "kexec_execute", exec_text);
 	add_file(&l, "/usr/bin/true");
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate");
 }
 
 /*
@@ -310,31 +317,23 @@ static void test_kexec_not_followed_by_boot(void **state)
  */
 static void test_later_boot_without_kexec(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
 	add_boot(&l, false);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it");
 }
 
 /* the next kernel's boot_aggregate is not the quoted PCRs 0-9's */
 static void test_kexec_wrong_next_boot(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
 	add_buf(&l, "kexec_execute", exec_text);
 	add_boot(&l, true);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9");
 }
 
 /* --- records renamed: no bank hashes the template name --------------- */
@@ -535,8 +534,6 @@ static void test_kexec_execute_custom_fields(void **state)
  */
 static void test_boot_aggregate_reordered(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	struct buf d = { .n = 0 };
 	unsigned char zero[320] = { 0 }, agg[32];
@@ -551,9 +548,7 @@ static void test_boot_aggregate_reordered(void **state)
 	put(&d, "sha256:", 8);
 	put(&d, agg, 32);
 	add(&l, "n-ng|d-ng", &d);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it");
 }
 
 /* --- what a signature attests: one rule with ima-audit ------------- */
