@@ -49,12 +49,7 @@ static void header(struct buf *b, uint32_t pcr, unsigned int tdv,
 	uint8_t d[64];
 
 	memset(d, (int)tdv, sizeof(d));
-	put32(b, pcr);
-	put(b, d, tdlen);
-	put32(b, (uint32_t)strlen(name));
-	put(b, name, strlen(name));
-	if (dlen >= 0)
-		put32(b, (uint32_t)dlen);
+	put_header(b, pcr, d, tdlen, name, dlen);
 }
 
 static long line(const char *s, enum ima_byte_order o, unsigned int *dlen,

@@ -51,6 +51,23 @@ static inline void put16(struct buf *b, uint16_t v)
 }
 
 /*
+ * A record's header: pcr, the template hash (thlen bytes), the template
+ * name (its length, then its bytes) and, unless dlen is negative, the
+ * length of the template data the caller puts next.
+ */
+static inline void put_header(struct buf *b, uint32_t pcr,
+			      const uint8_t *thash, size_t thlen,
+			      const char *name, long dlen)
+{
+	put32(b, pcr);
+	put(b, thash, thlen);
+	put32(b, (uint32_t)strlen(name));
+	put(b, name, strlen(name));
+	if (dlen >= 0)
+		put32(b, (uint32_t)dlen);
+}
+
+/*
  * An ima-ng record on PCR 10 for path (plen bytes, then a NUL) with the
  * sha256 file digest, its template hash right (the sha1 of its template
  * data); that data's sha256 into tdig unless NULL.
@@ -71,11 +88,7 @@ static inline void put_ng_record(struct buf *b, const uint8_t digest[32],
 	ima_digest(ima_hash_by_name("sha1", 4), d.d, d.n, th);
 	if (tdig)
 		ima_digest(ima_hash_by_name("sha256", 6), d.d, d.n, tdig);
-	put32(b, 10);
-	put(b, th, 20);
-	put32(b, 6);
-	put(b, "ima-ng", 6);
-	put32(b, (uint32_t)d.n);
+	put_header(b, 10, th, 20, "ima-ng", (long)d.n);
 	put(b, d.d, d.n);
 }
 
