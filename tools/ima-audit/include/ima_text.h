@@ -16,8 +16,9 @@ int ima_line_error(char *err, size_t errlen, const char *what,
 /*
  * The whole of the file at path, at most max bytes, NUL-terminated (the
  * NUL not counted in *len); free() it. NULL with the reason in err ("PATH:
- * ..."): it cannot be opened or read, is larger than max, or memory ran
- * out. The buffer grows as the file is read: a small file takes little.
+ * ...", unless err is NULL) and errno: it cannot be opened or read, is
+ * larger than max (EFBIG), or memory ran out (ENOMEM). The buffer grows as
+ * the file is read: a small file takes little.
  */
 char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
 		    size_t errlen);

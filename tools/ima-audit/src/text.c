@@ -38,9 +38,10 @@ int ima_line_error(char *err, size_t errlen, const char *what,
 char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
 		    size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen(path, "rbe");
 	char *buf = NULL, *nb;
 	size_t cap = 0, n = 0;
+	int e;			/* the cause of a failure, errno after the cleanup */
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -49,6 +50,7 @@ char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
 	for (;;) {
 		if (n == cap) {
 			if (cap > max) {
+				e = EFBIG;
 				snprintf(err, errlen, "%s: larger than %zu bytes",
 					 path, max);
 				goto fail;
@@ -59,6 +61,7 @@ char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
 				cap = max + 1;
 			nb = realloc(buf, cap + 1);
 			if (!nb) {
+				e = ENOMEM;
 				snprintf(err, errlen, "%s: out of memory", path);
 				goto fail;
 			}
@@ -66,13 +69,15 @@ char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
 		}
 		n += fread(buf + n, 1, cap - n, f);
 		if (ferror(f)) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			e = errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(e));
 			goto fail;
 		}
 		if (feof(f))
 			break;
 	}
 	if (n > max) {
+		e = EFBIG;
 		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
 		goto fail;
 	}
@@ -83,6 +88,7 @@ char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
 fail:
 	fclose(f);
 	free(buf);
+	errno = e;
 	return NULL;
 }
 
