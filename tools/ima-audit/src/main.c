@@ -16,6 +16,7 @@
 #include "ima_cli.h"
 #include "ima_html.h"
 #include "ima_quote.h"
+#include "ima_text.h"
 #include "ima_version.h"
 
 #define DEFAULT_LOG "/sys/kernel/security/ima/binary_runtime_measurements"
@@ -194,26 +195,10 @@ static int parse_u64(const char *s, unsigned long long max,
 	       -1 : 0;
 }
 
+/* a quote's file or the expected policy, whole: NULL with errno */
 static uint8_t *read_small_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-
-	if (!f)
-		return NULL;
-	buf = malloc(MAX_POLICY_FILE + 1);
-	if (buf) {
-		*len = fread(buf, 1, MAX_POLICY_FILE + 1, f);
-		if (ferror(f) || *len > MAX_POLICY_FILE) {
-			int err = ferror(f) ? errno : EFBIG;
-
-			free(buf);
-			buf = NULL;
-			errno = err;
-		}
-	}
-	fclose(f);
-	return buf;
+	return (uint8_t *)ima_read_file(path, MAX_POLICY_FILE, len, NULL, 0);
 }
 
 /* Whether path names a directory (a file was expected). */
