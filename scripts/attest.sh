@@ -172,14 +172,10 @@ touch "$d/binary_bios_measurements.none"
 verify "$d"
 expect "no firmware event log: refused" 1 'firmware event log .*binary_bios_measurements: No such file'
 d=$(case_dir fw-aggregate)
-python3 - "$a/binary_runtime_measurements" "$d/binary_runtime_measurements" <<'PY'
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-n = struct.unpack_from("<I", b, 24)[0]          # template name length
-# d-ng of the first entry: its u32 length, "sha256:\0", then the digest
-b[24 + 4 + n + 4 + 4 + 8] ^= 1
-open(sys.argv[2], "wb").write(b)
-PY
+# the first entry (the boot_aggregate) with a byte of its digest changed
+# (ima_list.py alter: its template hash follows, the list stays whole)
+python3 "$TOP/tests/host/attest/ima_list.py" alter "$a/binary_runtime_measurements" 0 \
+	"$d/binary_runtime_measurements"
 verify "$d"
 expect "a list whose boot_aggregate is not the one of the replayed firmware PCRs: refused" 1 \
 	"boot_aggregate of the list is not the one derived from the firmware log"

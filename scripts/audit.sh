@@ -57,16 +57,17 @@ got=$(jq -r '.failures[] | "\(.path): \(.reason)"' "$tmp/a.json" | sed -E 's/ \(
 tap_is "ima-audit: the only signature failures are the tampered and rogue-signed fixtures, all of them" "$got" "$want_sig"
 tap_cmd "ima-audit: some signatures verified against the IMA certificate" \
 	test "$(j .signatures.verified)" -gt 0
-# the policy recorded as critical data (ima_policy_loaded) is the one in force
+# the policy recorded as critical data (label ima_policy, event
+# ima_policy_loaded) is the one in force
 if [ -s "$res/active-policy" ]; then
 	# only a bound, covered ima_policy entry is "the recorded policy": give
 	# the TPM's PCR values
 	"$audit" --json --pcrs "$pcrs" --expect-policy "$res/active-policy" "$bin" >"$tmp/p.json" 2>&1 || true
 	got=$(jq -r '.policy.expected // "no ima_policy entry in the list"' "$tmp/p.json" 2>/dev/null)
-	# a policy that measures no ima_policy_loaded critical data (no
+	# a policy that measures no ima_policy critical data (no
 	# CRITICAL_DATA rule for that label or for every label) must have left
 	# no record of itself: 74-policy-first's boot
-	if awk '$1 == "measure" && $2 == "func=CRITICAL_DATA" && ($0 !~ /label=/ || $0 ~ /label=ima_policy_loaded( |$)/) {f = 1} END {exit !f}' "$res/active-policy"; then
+	if awk '$1 == "measure" && $2 == "func=CRITICAL_DATA" && ($0 !~ /label=/ || $0 ~ /label=ima_policy( |$)/) {f = 1} END {exit !f}' "$res/active-policy"; then
 		tap_is "ima-audit: the recorded policy equals the active policy read back" "$got" match
 	else
 		tap_is "ima-audit: the active policy measures no policy record, and the list holds none" \

@@ -25,9 +25,12 @@
 #                             fragment is loaded as it is (/etc/ima/FILE);
 #                             otherwise the sign stage joins them, in
 #                             order, into /etc/ima/NAME-policy
-#   policy-drop = RULE        that joined policy without the one rule line
-#                             that starts with the words RULE (it must
-#                             hold exactly one); needs `policy`
+#   policy-drop = RULE[; RULE...]
+#                             that joined policy without the rule line
+#                             that starts with the words RULE, for each
+#                             RULE (";" separates them: no rule has one;
+#                             each must match exactly one line); needs
+#                             `policy`
 #   nonce = yes|no            a fresh nonce: the guest quotes with it
 #                             (90-attest), boot.sh enrolls the TPM, and
 #                             scripts/attest.sh checks the quote after the
@@ -152,16 +155,21 @@ boot_kcmdline() {
 # boot_policy_compose ROOT: for boot_read's boot, write the joined policy
 # into the guest tree ROOT (nothing when its policy is one file as it is)
 boot_policy_compose() {
-	local pol p out n
+	local pol p out n r drops
 	pol=$(boot_policy_path)
 	[ -n "$pol" ] && [ "$pol" != "/etc/ima/$B_POLICY" ] || return 0
 	out=$1$pol
 	for p in $B_POLICY; do cat "$TOP/policies/$p"; done >"$out.all"
 	if [ -n "$B_POLICY_DROP" ]; then
-		n=$(awk -v r="$B_POLICY_DROP" '$0 == r || index($0, r " ") == 1' "$out.all" | wc -l)
-		[ "$n" = 1 ] || die "boot $B_NAME: policy-drop '$B_POLICY_DROP' matches $n rules of its policy ($B_POLICY), not one: fix $BOOTS_DIR/$B_NAME.boot"
-		awk -v r="$B_POLICY_DROP" '!($0 == r || index($0, r " ") == 1)' "$out.all" >"$out"
-		rm -f "$out.all"
+		IFS=';' read -ra drops <<<"$B_POLICY_DROP"
+		for r in "${drops[@]}"; do
+			r=${r#"${r%%[![:space:]]*}"} r=${r%"${r##*[![:space:]]}"}
+			n=$(awk -v r="$r" '$0 == r || index($0, r " ") == 1' "$out.all" | wc -l)
+			[ "$n" = 1 ] || die "boot $B_NAME: policy-drop '$r' matches $n rules of its policy ($B_POLICY), not one: fix $BOOTS_DIR/$B_NAME.boot"
+			awk -v r="$r" '!($0 == r || index($0, r " ") == 1)' "$out.all" >"$out"
+			mv "$out" "$out.all"
+		done
+		mv "$out.all" "$out"
 	else
 		mv "$out.all" "$out"
 	fi

@@ -303,6 +303,7 @@ fi
 	echo "date $(date -u '+%F %H:%M UTC')"
 	echo "commit $commit (at the run's start)"
 	echo "total $pass passed, $fail failed, $skip skipped, ${todo:-0} TODO, in $(elapsed)"
+	echo "kernel the $variant tree, $(wc -l <"$CACHE/kernel/$variant/src.patches" 2>/dev/null || echo ?) patches (${KSERIES:-kernel-patches/series}; tree key $(cat "$CACHE/kernel/$variant/src.stamp" 2>/dev/null || echo ?))"
 } >"$sumdir/meta"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"

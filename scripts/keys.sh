@@ -99,13 +99,44 @@ have=0
 for f in "${files[@]}"; do [ -s "$dir/$f" ] && have=$((have + 1)); done
 
 # the key descriptions are an input: keys made from other .cnf files are not
-# replaced silently
-cnf=$(content_hash "$TOP"/keys/*.cnf)
+# replaced silently. What counts is what OpenSSL reads, each file's name and
+# its lines but comments and blank ones, so that a comment can be corrected
+# without new keys (stamp "rules HASH").
+cnf_rules_hash() {
+	local f
+	for f in "$TOP"/keys/*.cnf; do
+		basename "$f"
+		grep -v -E '^[[:space:]]*(#|$)' "$f" || :
+	done | sha256sum | cut -c1-16
+}
+# cnf_whole_hash_before_comments: the stamp keys made before that held, the
+# whole files' content_hash, made while openssl-neutral.cnf's two opening
+# comment lines still named a keys/gen.sh; so a key set of that time is
+# still recognised, and its stamp rewritten, only when nothing else changed
+cnf_whole_hash_before_comments() {
+	local f
+	for f in "$TOP"/keys/*.cnf; do
+		printf '%s ' "$(basename "$f")"
+		if [ "$(basename "$f")" = openssl-neutral.cnf ]; then
+			{
+				echo '# Neutral OpenSSL configuration: keys/gen.sh points OPENSSL_CONF here so that'
+				echo "# the host's /etc/ssl/openssl.cnf cannot change what we generate."
+				tail -n +3 "$f"
+			} | sha256sum
+		else
+			sha256sum <"$f"
+		fi
+	done | sha256sum | cut -c1-16
+}
+cnf="rules $(cnf_rules_hash)"
 if [ -n "${IMA_STACK_KEYS:-}" ]; then
 	import_keys "$IMA_STACK_KEYS"
 elif [ "$have" -eq "${#files[@]}" ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
 	if [ ! -f "$dir/cnf.hash" ]; then
 		echo "$cnf" >"$dir/cnf.hash"
+	elif stamp_ok "$(cnf_whole_hash_before_comments)" "$dir/cnf.hash"; then
+		echo "$cnf" >"$dir/cnf.hash"
+		log "keys in $dir: stamp of keys/*.cnf rewritten (comments no longer count)"
 	elif ! stamp_ok "$cnf" "$dir/cnf.hash"; then
 		die "keys/*.cnf changed since the keys in $dir were made: run \`KEYS_REGEN=1 make keys\` to replace every key (the kernel is rebuilt with the new CA)"
 	fi

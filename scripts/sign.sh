@@ -149,6 +149,23 @@ fx_modsig() {
 	run "$KOBJ/scripts/sign-file" sha256 "$keys/ima.key" "$keys/ima.der" "$FX_ROOT$1"
 	_fx "$1" modsig
 }
+# fx_blacklist_sig PATH DESC: a PKCS#7 signature (DER, detached, no
+# certificates) by the CA over DESC, the description of a .blacklist key
+# ("bin:" and a hex digest): what add_key(2) needs to put DESC on the
+# kernel's .blacklist keyring (CONFIG_SYSTEM_BLACKLIST_AUTH_UPDATE checks it
+# against the built-in trusted keys). The CA's private key stays in the
+# cache; only the signature enters the image. Returns 1, making nothing,
+# when the CA's private key is not in the cache (IMA_STACK_KEYS imports a
+# CA without it).
+fx_blacklist_sig() {
+	[ -f "$keys/ca.key" ] || return 1
+	mkdir -p "$(dirname "$FX_ROOT$1")"
+	printf '%s' "$2" | OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf run openssl smime -sign \
+		-binary -noattr -nocerts -md sha256 -signer "$keys/ca.pem" -inkey "$keys/ca.key" \
+		-outform DER -out "$FX_ROOT$1" ||
+		die "fixture $1: openssl smime could not sign \"$2\" with the CA in $keys"
+	_fx "$1" unsigned
+}
 # fx_tamper PATH: one byte changed, the signature kept
 fx_tamper() {
 	tamper "$FX_ROOT$1"

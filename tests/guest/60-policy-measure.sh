@@ -1,5 +1,6 @@
 #!/bin/bash
-# The policy as critical data (kernel-patches 0008), label ima_policy_loaded:
+# The policy as critical data (kernel-patches 0008), label ima_policy (the
+# upstream RFC's label; event names as below):
 # every successful update logs the complete active policy as an ima-buf
 # entry "ima_policy_loaded", and, before it is parsed, what was given as an
 # entry "ima_policy_update", when the policy in force measures it; an update

@@ -6,6 +6,9 @@
 #    (here: after 10 s);
 #  - a character device node: 6.1.192 opens it (its driver's open() runs)
 #    before refusing it; an inotify watch on the node sees the open/close;
+#  - the name swapped between a regular file and a FIFO or the node by a
+#    racing renamer while the policy writer gives it: the object checked is
+#    the one opened (the patch as first written opened the name again);
 #  - the same through test_kernel_read_file (kernel-patches 0009) for every
 #    id, by path and by path in the init namespace.
 set -euo pipefail
@@ -50,6 +53,44 @@ tap_errno "device node path written to the policy file: EINVAL" EINVAL kcall wri
 watched "the device node was not opened for it" kcall write "$POLICY" "$D/null"
 tap_is "active policy unchanged" "$(policy_text)" "$before"
 tap_errno "the policy file is free again: a signed policy loads" OK kcall write "$POLICY" /etc/ima/extra.policy
+
+# --- the name changing under the loader ----------------------------------------
+# A racing renamer swaps a FIFO, or the device node, and an unsigned regular
+# file under one name while the policy writer gives that name RACE_WRITES
+# times. The object the type check saw must be the one opened: each write
+# fails EINVAL (the FIFO or node) or EACCES (the unsigned file, refused by
+# appraisal); a FIFO opened after the check would block the writer (killed
+# by timeout after 60 s), a node opened after the check shows in the inotify
+# watch. The renamer runs longer than the writer may and is stopped after it.
+RACE_WRITES=1000
+printf 'measure func=BPRM_CHECK\n' >"$D/unsigned-policy"
+ln "$D/unsigned-policy" "$D/race"
+# race SOURCE: swap SOURCE and the unsigned file under $D/race while the
+# policy writer gives that name, all inside an inotify watch on the device
+# node; $D/race.out gets the writer's outcomes ("blocked" when timeout
+# killed it), $D/watch.out the watch's report
+race() {
+	local pid
+	kcall swap_loop "$D/race" "$D/unsigned-policy" "$1" 90 >"$D/swaps" &
+	pid=$!
+	kcall watch "$D/null" sh -c "timeout 60 kcall write_repeat $POLICY $D/race $RACE_WRITES >$D/race.out || echo blocked >$D/race.out" \
+		>"$D/watch.out" || :
+	kill "$pid" 2>/dev/null || :
+	wait "$pid" 2>/dev/null || :
+}
+# both outcomes must occur (sorted: EACCES 13, EINVAL 22), or the name
+# never changed under the writer
+outcomes='^EACCES [0-9]+ EINVAL [0-9]+$'
+before=$(policy_text)
+race "$D/fifo"
+tap_like "FIFO and unsigned file swapped under the name, $RACE_WRITES policy writes: none blocks, each EACCES or EINVAL" \
+	"$(paste -sd' ' "$D/race.out")" "$outcomes"
+race "$D/null"
+tap_like "device node and unsigned file swapped under the name: each write EACCES or EINVAL" \
+	"$(paste -sd' ' "$D/race.out")" "$outcomes"
+tap_is "the device node was never opened during the race" \
+	"$(grep -c -E '^(OPEN|CLOSE)$' "$D/watch.out" || true)" 0
+tap_is "active policy unchanged" "$(policy_text)" "$before"
 
 # --- through test_kernel_read_file --------------------------------------------
 T=/sys/devices/virtual/misc/test_kernel_read_file

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Text rules written to the policy file (kernel-patches 0005), in the boot
+# Text rules written to the policy file (kernel-patches 0005: the count;
+# 0007: E2BIG and the NUL byte, documented ABI changes), in the boot
 # "policy-text" (ima_policy=tcb, policies/text-policy: no signed-policy
 # rule). One write() parses one rule and must return the bytes it consumed:
 #  - a rule without newline: its length (6.1.192: one more);

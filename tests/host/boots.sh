@@ -93,12 +93,16 @@ tap_is "kexec-cut's policy: kexec-cut.rules, then ima-policy" \
 tap_is "kselftests' policy: ima-policy without its one FIRMWARE_CHECK appraise rule" \
 	"$(diff "$TOP/policies/ima-policy" "$root/etc/ima/kselftests-policy" | grep '^[<>]')" \
 	"$(grep '^appraise func=FIRMWARE_CHECK ' "$TOP/policies/ima-policy" | sed 's/^/< /')"
+tap_is "kexec-legacy's policy: ima-policy without its two kexec appraise rules" \
+	"$(diff "$TOP/policies/ima-policy" "$root/etc/ima/kexec-legacy-policy" | grep '^[<>]')" \
+	"$(grep -E '^appraise func=KEXEC_(KERNEL|INITRAMFS)_CHECK ' "$TOP/policies/ima-policy" | sed 's/^/< /')"
 tap_is "only the boots that join a policy write one" "$(ls "$root/etc/ima" | paste -sd' ')" \
-	"appraise-all-policy kexec-cut-policy kselftests-policy"
+	"appraise-all-policy kexec-cut-policy kexec-legacy-policy kselftests-policy"
 # a drop that matches no rule, or two, stops the sign stage
 printf 'suites = 10-*\npolicy = ima-policy ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK\n' >"$bad/drop2.boot"
 printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=NO_SUCH_CHECK\n' >"$bad/drop0.boot"
-for d in drop2:2 drop0:0; do
+printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK ; appraise func=NO_SUCH_CHECK\n' >"$bad/drop10.boot"
+for d in drop2:2 drop0:0 drop10:0; do
 	run_rc env IMA_STACK_BOOTS="$bad" BUILD="$tmp/b" bash -c ". '$TOP/scripts/lib.sh'; . '$TOP/scripts/boots.sh'; boot_read ${d%:*}; boot_policy_compose '$root'"
 	tap_like "policy-drop matching ${d#*:} rules: refused" "$rc|$out" \
 		"^1\|.*error: boot ${d%:*}: policy-drop 'appraise func=[A-Z_]+' matches ${d#*:} rules of its policy"
@@ -129,6 +133,7 @@ STUB
 }
 for s in scripts/boot-ran.sh scripts/audit.sh scripts/attest.sh scripts/attest-poll.sh \
 	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh \
+	tests/host/boot/kexec-legacy.sh \
 	tests/host/boot/new-check.sh; do
 	stub "$s"
 done

@@ -72,6 +72,22 @@ tap_like "the header names each run's date, commit and totals, or says they were
 	"$(sed -n 2,3p <<<"$out" | paste -sd'|')" \
 	'2026-12-03 10:00 UTC, commit abc1234: 32 passed.*\|.*date not recorded, commit not recorded'
 
+# a run of the previous series: a column between the two, only its boots
+V=$tmp/series-check/check-previous
+mkdir -p "$V" "$tmp/series-check/results/previous-b1/tap"
+sumline guest/b1/10-a 4 1 0 0 >"$V/summary"
+printf 'ok 1 - first\nnot ok 2 - the renamed FIFO is opened\nok 3 - x\nok 4 - y\nok 5 - z\n1..5\n' \
+	>"$tmp/series-check/results/previous-b1/tap/10-a.tap"
+printf 'kernel the series-check tree, 16 patches (old/series; tree key 0123)\n' >"$V/meta"
+run_rc env REDGREEN_PREVIOUS="$V" bash "$rg" "$P" "$O"
+tap_is "the previous series' column: its counts and failures, between the two" "$(row 0001)" \
+	"| 0001 | loader types | \`guest/b1/10-a\` | 5 passed | 4 passed, 1 failed: the renamed FIFO is opened | 3 passed, 2 failed: the FIFO path is refused at once; the device node is not opened |"
+tap_is "... 'not run' for a boot its run did not have" "$(row 0003)" \
+	"| 0003 | crashes unfixed | \`guest/b3/30-c\` | 2 passed | not run | boot \`b3\` failed: kernel oops: BUG: unable to handle page fault |"
+tap_like "... and the header says which kernel it booted" "$out" 'previous version of the series \(the same tests; the series-check tree, 16 patches \(old/series'
+run_rc env REDGREEN_PREVIOUS="$tmp/nothing-here" bash "$rg" "$P" "$O"
+tap_like "REDGREEN_PREVIOUS without a summary: exit 1" "$rc $out" '^1 .*no summary in REDGREEN_PREVIOUS'
+
 # a suite renamed or dropped from the patched run must not vanish
 echo '0005|guest/b1/11-renamed|renamed' >>"$tmp/evidence"
 run_rc bash "$rg" "$P" "$O"

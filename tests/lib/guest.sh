@@ -186,6 +186,19 @@ tap_kexec_refused() {
 	fi
 }
 
+# tap_kexec_loads NAME ARGS...: `kexec ARGS` (a load: -s -l for
+# kexec_file_load, -l for kexec_load) must succeed and leave an image
+# loaded; one TAP line, kexec's output when it fails
+tap_kexec_loads() {
+	local name=$1 out
+	shift
+	if out=$(kexec "$@" 2>&1); then
+		tap_is "$name" "$(cat /sys/kernel/kexec_loaded)" 1
+	else
+		tap_fail "$name" "$out"
+	fi
+}
+
 # --- kexec hand-over helpers (98-kexec-*)
 
 # kexec_records NAME: the ima_kexec records NAME (kexec_load, kexec_execute)

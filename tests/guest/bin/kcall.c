@@ -10,6 +10,14 @@
  *   kcall write PATH STRING        open(O_WRONLY) + one write() + close()
  *   kcall write_new PATH STRING    the same with O_CREAT|O_EXCL (mode 0644)
  *   kcall hold PATH SECONDS        open(O_WRONLY), sleep, close (EBUSY tests)
+ *   kcall write_repeat PATH STRING N  N times open(O_WRONLY) + write() +
+ *                                  close(); prints "NAME COUNT" per outcome
+ *                                  (OK: the whole string written), sorted
+ *   kcall swap_loop NAME A B SECONDS  for SECONDS, make NAME a hard link to
+ *                                  A, then to B, and so on (link(2) to
+ *                                  NAME.swap, rename(2) over NAME, so NAME
+ *                                  always exists); prints the swap count,
+ *                                  or the errno name of a failed call
  *   kcall write_stdin PATH         open(O_WRONLY) + one write() of standard
  *                                  input (at most 64 KiB): prints the count
  *                                  write() returned, or the errno name
@@ -26,9 +34,24 @@
  *   kcall add_key TYPE DESC FILE KEYRING  add_key(2): payload from FILE,
  *                                  KEYRING a serial number
  *   kcall read PATH                open(O_RDONLY) + read() of one byte
+ *   kcall open_direct PATH         open(O_RDONLY|O_DIRECT) + close(): the
+ *                                  open is where IMA's FILE_CHECK decides
  *   kcall exec PATH [ARG...]       execve(2) in a child; OK when execve
  *                                  succeeded (whatever the program's exit)
  *   kcall mmap_exec PATH           open(O_RDONLY) + mmap(PROT_READ|PROT_EXEC)
+ *   kcall canary MIB [FILL SCAN]   a canary over memory the kernel may free
+ *                                  and hand out again: MIB pipes of 1 MiB
+ *                                  (unmovable pages) and MIB MiB of
+ *                                  anonymous memory, every page tagged,
+ *                                  filled on CPU FILL (the pages a CPU
+ *                                  freed last are the first it hands out);
+ *                                  prints "armed ADDR PAGES pipes N" once
+ *                                  filled, moves to CPU SCAN, then checks
+ *                                  the head of every page over and over,
+ *                                  forever, and reports each page found
+ *                                  changed (its first 32 bytes) on stdout
+ *                                  and /dev/kmsg; page 3 of pipe 0 is
+ *                                  written wrong, the pipe scan's own test
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  *   kcall restart                  reboot(2) with RESTART, after sync
@@ -39,14 +62,18 @@
 #include <linux/kexec.h>
 #include <linux/reboot.h>
 #include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_MODULE_SIZE (64L << 20)
@@ -83,6 +110,87 @@ static int do_write(const char *path, const char *data, int flags)
 	if (close(fd) < 0 && rc == 0)
 		rc = -1;
 	return report(rc);
+}
+
+/* the outcomes of do_write_repeat(): 0 (OK) or an errno, and how often */
+#define MAX_OUTCOMES 16
+
+static int do_write_repeat(const char *path, const char *data, const char *num)
+{
+	int err[MAX_OUTCOMES], count[MAX_OUTCOMES], n = 0, i, j;
+	size_t len = strlen(data);
+	char *end;
+	long times = strtol(num, &end, 10), k;
+
+	if (*end || times <= 0)
+		return 2;
+	for (k = 0; k < times; k++) {
+		int e = 0, fd = open(path, O_WRONLY);
+
+		if (fd < 0) {
+			e = errno;
+		} else {
+			ssize_t w = write(fd, data, len);
+
+			if (w < 0)
+				e = errno;
+			else if ((size_t)w != len)
+				e = EIO;
+			close(fd);
+		}
+		for (i = 0; i < n && err[i] != e; i++)
+			;
+		if (i == n) {
+			if (n == MAX_OUTCOMES)
+				return 2;
+			err[n] = e;
+			count[n++] = 0;
+		}
+		count[i]++;
+	}
+	/* sorted by outcome, so that the output is one string to compare */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && err[j - 1] > err[j]; j--) {
+			int te = err[j], tc = count[j];
+
+			err[j] = err[j - 1];
+			count[j] = count[j - 1];
+			err[j - 1] = te;
+			count[j - 1] = tc;
+		}
+	for (i = 0; i < n; i++) {
+		const char *name = err[i] ? strerrorname_np(err[i]) : "OK";
+
+		printf("%s %d\n", name ? name : "EUNKNOWN", count[i]);
+	}
+	return 0;
+}
+
+static int do_swap_loop(const char *name, const char *a, const char *b,
+			const char *secs)
+{
+	char tmp[PATH_MAX];
+	unsigned long n = 0;
+	time_t end;
+	char *e;
+	long s = strtol(secs, &e, 10);
+
+	if (*e || s <= 0)
+		return 2;
+	if (snprintf(tmp, sizeof(tmp), "%s.swap", name) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return report(-1);
+	}
+	end = time(NULL) + s;
+	while (time(NULL) < end) {
+		/* a rename onto a link of the same file leaves tmp behind */
+		if ((unlink(tmp) < 0 && errno != ENOENT) ||
+		    link(n & 1 ? b : a, tmp) < 0 || rename(tmp, name) < 0)
+			return report(-1);
+		n++;
+	}
+	printf("%lu\n", n);
+	return 0;
 }
 
 static int do_write_stdin(const char *path)
@@ -359,6 +467,191 @@ static int do_add_key(const char *type, const char *desc, const char *path,
 	return report(rc);
 }
 
+static int do_open_direct(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECT);
+
+	if (fd < 0)
+		return report(-1);
+	return report(close(fd));
+}
+
+/*
+ * One line to /dev/kmsg, in one write(2). Not dprintf(): glibc's attaches
+ * a stream to the descriptor with lseek(SEEK_CUR), which /dev/kmsg refuses
+ * (EINVAL), and then writes nothing.
+ */
+static void kmsg_line(int fd, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)!write(fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+/* the head of every canary page: what do_canary() checks */
+#define CANARY_HEAD 64
+
+static void canary_tag(unsigned char *page, unsigned long n)
+{
+	memset(page, 0xa5, CANARY_HEAD);
+	snprintf((char *)page, CANARY_HEAD, "ima-stack canary page %08lx", n);
+}
+
+/* pin the calling thread to CPU @cpu (a decimal string) */
+static int pin_to(const char *cpu)
+{
+	cpu_set_t set;
+	char *end;
+	long n = strtol(cpu, &end, 10);
+
+	if (*end || n < 0 || n >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(n, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* the canary's pipes: one MiB each, 4 KiB writes, one page per buffer */
+#define CANARY_PIPE_SIZE (1 << 20)
+#define CANARY_PIPE_PAGES (CANARY_PIPE_SIZE / 4096)
+
+static void canary_pipe_head(unsigned char *head, int pipe, int n)
+{
+	memset(head, 0xa5, CANARY_HEAD);
+	snprintf((char *)head, CANARY_HEAD, "ima-stack canary pipe %03d page %03d",
+		 pipe, n);
+}
+
+static void canary_report(int kmsg, const char *what, unsigned long pass,
+			  const unsigned char *p)
+{
+	char hex[2 * 32 + 1];
+	int i;
+
+	for (i = 0; i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", p[i]);
+	printf("changed %s pass %lu: %s\n", what, pass, hex);
+	fflush(stdout);
+	kmsg_line(kmsg, "ima-stack-canary: CHANGED %s pass %lu: %s\n", what,
+		  pass, hex);
+}
+
+/*
+ * Pipe buffers are pages the kernel allocates as unmovable, from the same
+ * free lists as most kernel allocations (a kexec image's pages among them);
+ * anonymous memory comes from the movable ones. Both are watched, pipes
+ * first: through tee(2) into a scratch pipe, which reads their pages
+ * without consuming them.
+ */
+static int do_canary(const char *mib, const char *fill, const char *scan)
+{
+	static unsigned char page[4096], pbuf[CANARY_PIPE_SIZE];
+	unsigned long pages, n, pass;
+	long psz = sysconf(_SC_PAGESIZE);
+	int (*pipes)[2], tmp[2], kmsg, i, k;
+	unsigned char *seen, *heads, *mheads;
+	unsigned char *mem;
+	char *end;
+	long m = strtol(mib, &end, 10);
+
+	if (*end || m <= 0 || m > 512 || psz != 4096)
+		return 2;
+	pages = ((unsigned long)m << 20) / psz;
+	pipes = calloc(m, sizeof(*pipes));
+	seen = calloc(m, CANARY_PIPE_PAGES);
+	/* every page's expected head, made once: a pass only compares */
+	heads = calloc(m * CANARY_PIPE_PAGES, CANARY_HEAD);
+	mheads = calloc(pages, CANARY_HEAD);
+	if (!pipes || !seen || !heads || !mheads)
+		return report(-1);
+	for (i = 0; i < m; i++)
+		for (k = 0; k < CANARY_PIPE_PAGES; k++)
+			canary_pipe_head(heads + (i * CANARY_PIPE_PAGES + k) * CANARY_HEAD,
+					 i, k);
+	for (n = 0; n < pages; n++)
+		canary_tag(mheads + n * CANARY_HEAD, n);
+	if (fill && pin_to(fill) < 0)
+		return report(-1);
+	/* the pipes first: they take the pages this CPU freed last */
+	for (i = 0; i < m; i++) {
+		if (pipe(pipes[i]) < 0 ||
+		    fcntl(pipes[i][1], F_SETPIPE_SZ, CANARY_PIPE_SIZE) < CANARY_PIPE_SIZE)
+			return report(-1);
+		for (k = 0; k < CANARY_PIPE_PAGES; k++) {
+			/* the pipe scan's own test: page 3 of pipe 0 is wrong */
+			memset(page, 0xa5, sizeof(page));
+			canary_pipe_head(page, i, i == 0 && k == 3 ? 999 : k);
+			if (write(pipes[i][1], page, sizeof(page)) != sizeof(page))
+				return report(-1);
+		}
+	}
+	if (pipe(tmp) < 0 ||
+	    fcntl(tmp[1], F_SETPIPE_SZ, CANARY_PIPE_SIZE) < CANARY_PIPE_SIZE)
+		return report(-1);
+	mem = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (mem == MAP_FAILED)
+		return report(-1);
+	memset(mem, 0x5a, pages * psz);
+	for (n = 0; n < pages; n++)
+		canary_tag(mem + n * psz, n);
+	if (scan && pin_to(scan) < 0)
+		return report(-1);
+	kmsg = open("/dev/kmsg", O_WRONLY);
+	printf("armed %p %lu pipes %ld\n", (void *)mem, pages, m);
+	fflush(stdout);
+	kmsg_line(kmsg, "ima-stack-canary: armed, %lu pages at %p, %ld pipes of %d pages\n",
+		  pages, (void *)mem, m, CANARY_PIPE_PAGES);
+	for (pass = 0;; pass++) {
+		for (i = 0; i < m; i++) {
+			ssize_t got = 0, r;
+
+			if (tee(pipes[i][0], tmp[1], CANARY_PIPE_SIZE, 0) != CANARY_PIPE_SIZE)
+				return report(-1);
+			/* one copy of the whole pipe: faster than a call a page */
+			while (got < CANARY_PIPE_SIZE) {
+				r = read(tmp[0], pbuf + got, CANARY_PIPE_SIZE - got);
+				if (r <= 0)
+					return report(-1);
+				got += r;
+			}
+			for (k = 0; k < CANARY_PIPE_PAGES; k++) {
+				unsigned char *h = pbuf + k * 4096;
+				char what[32];
+
+				if (!memcmp(h, heads + (i * CANARY_PIPE_PAGES + k) *
+					    CANARY_HEAD, CANARY_HEAD) ||
+				    seen[i * CANARY_PIPE_PAGES + k])
+					continue;
+				seen[i * CANARY_PIPE_PAGES + k] = 1;
+				snprintf(what, sizeof(what), "pipe %d page %d", i, k);
+				canary_report(kmsg, what, pass, h);
+			}
+		}
+		for (n = 0; n < pages; n++) {
+			unsigned char *p = mem + n * psz;
+			char what[32];
+
+			if (!memcmp(p, mheads + n * CANARY_HEAD, CANARY_HEAD))
+				continue;
+			snprintf(what, sizeof(what), "page %lu", n);
+			canary_report(kmsg, what, pass, p);
+			canary_tag(p, n);
+		}
+	}
+	return 0;
+}
+
 static int do_errname(const char *num)
 {
 	char *end;
@@ -378,12 +671,15 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kcall write PATH STRING | write_new PATH STRING |\n"
+		"       write_repeat PATH STRING N | swap_loop NAME A B SECONDS |\n"
 		"       hold PATH SECONDS | write_stdin PATH | watch PATH CMD... |\n"
 		"       finit_module PATH [ARGS] | init_module PATH [ARGS] |\n"
 		"       delete_module NAME | kexec_file_load KERNEL INITRD|- CMDLINE |\n"
 		"       kexec_file_unload | kexec_load |\n"
-		"       add_key TYPE DESC FILE KEYRING | read PATH |\n"
-		"       exec PATH [ARG...] | mmap_exec PATH | errname N | poweroff | restart\n");
+		"       add_key TYPE DESC FILE KEYRING | read PATH | open_direct PATH |\n"
+		"       exec PATH [ARG...] | mmap_exec PATH | canary MIB [FILL SCAN] |\n"
+		"       errname N |\n"
+		"       poweroff | restart\n");
 	return 2;
 }
 
@@ -395,6 +691,10 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argv[3], 0);
 	if (!strcmp(cmd, "write_new") && argc == 4)
 		return do_write(argv[2], argv[3], O_CREAT | O_EXCL);
+	if (!strcmp(cmd, "write_repeat") && argc == 5)
+		return do_write_repeat(argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "swap_loop") && argc == 6)
+		return do_swap_loop(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "write_stdin") && argc == 3)
 		return do_write_stdin(argv[2]);
 	if (!strcmp(cmd, "watch") && argc >= 4)
@@ -419,10 +719,15 @@ int main(int argc, char **argv)
 		return do_add_key(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "read") && argc == 3)
 		return do_read(argv[2]);
+	if (!strcmp(cmd, "open_direct") && argc == 3)
+		return do_open_direct(argv[2]);
 	if (!strcmp(cmd, "exec") && argc >= 3)
 		return do_exec(argv + 2);
 	if (!strcmp(cmd, "mmap_exec") && argc == 3)
 		return do_mmap_exec(argv[2]);
+	if (!strcmp(cmd, "canary") && (argc == 3 || argc == 5))
+		return do_canary(argv[2], argc == 5 ? argv[3] : NULL,
+				 argc == 5 ? argv[4] : NULL);
 	if (!strcmp(cmd, "errname") && argc == 3)
 		return do_errname(argv[2]);
 	if (!strcmp(cmd, "poweroff") && argc == 2) {
