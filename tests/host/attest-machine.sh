@@ -10,7 +10,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib/host.sh"
-need swtpm swtpm_setup swtpm_localca tpm2_createek tpm2_createak tpm2_activatecredential \
+need_installed swtpm swtpm_setup swtpm_localca tpm2_createek tpm2_createak tpm2_activatecredential \
 	tpm2_quote python3 xxd
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"

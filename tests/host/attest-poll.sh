@@ -11,7 +11,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib/host.sh"
-need swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3
+need_installed swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3
 . "$TOP/tests/host/attest/setup.sh"
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
 here=$TOP/tests/host/attest

@@ -14,7 +14,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib/host.sh"
 . "$TOP/scripts/enroll-wait.sh"
-need python3
+need_installed python3
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
 # a manufacturer CA for the enrollments below, which never reach a TPM:

@@ -14,7 +14,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib/host.sh"
-need ccache gcc objcopy
+need_installed ccache gcc objcopy
 kcc=$TOP/scripts/kernel-cc
 
 printf '.section .rodata\n.incbin "blob"\n' >"$tmp/t.S"

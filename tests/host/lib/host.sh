@@ -8,8 +8,9 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# need CMD...: bail out naming the first CMD that is not installed
-need() {
+# need_installed CMD...: bail out (TAP) naming the first CMD not installed
+# (scripts/lib.sh's need is a stage's: it dies)
+need_installed() {
 	local c
 	for c; do
 		command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
