@@ -9,14 +9,9 @@
 # usage errors named, and --json one object whatever happens.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
-
-for c in swtpm swtpm_setup swtpm_localca tpm2_createek tpm2_createak tpm2_activatecredential \
-	tpm2_quote python3 xxd; do
-	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
-done
+. "$TOP/tests/host/lib/host.sh"
+need_installed swtpm swtpm_setup swtpm_localca tpm2_createek tpm2_createak tpm2_activatecredential \
+	tpm2_quote python3 xxd
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
 here=$TOP/tests/host/attest

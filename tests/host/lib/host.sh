@@ -7,3 +7,12 @@
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# need_installed CMD...: bail out (TAP) naming the first CMD not installed
+# (scripts/lib.sh's need is a stage's: it dies)
+need_installed() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
+	done
+}

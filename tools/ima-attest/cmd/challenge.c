@@ -75,10 +75,8 @@ int cmd_challenge(int argc, char **argv)
 {
 	const char *ca, *chain, *ekcertf, *ekpubf, *akpubf, *aknamef, *out, *boot;
 	const struct att_opt opts[] = {
-		{ "ca", "CA.pem", &ca, true,
-		  "the TPM manufacturer's CA certificate(s), PEM" },
-		{ "ca-chain", "PEM", &chain, false,
-		  "intermediate certificates between the CA and the EK's" },
+		ATT_OPT_CA(&ca),
+		ATT_OPT_CA_CHAIN(&chain),
 		{ "ek-cert", "FILE", &ekcertf, true,
 		  "the EK certificate, DER (tpm2_nvread 0x01c00002) or PEM" },
 		{ "ek-pub", "FILE", &ekpubf, true,
@@ -88,12 +86,11 @@ int cmd_challenge(int argc, char **argv)
 		{ "ak-name", "FILE", &aknamef, false,
 		  "the AK's name as its TPM says (tpm2_createak -n);\n"
 		  "checked against the area's (default: that name)" },
-		{ "out", "DIR", &out, true,
-		  "the enrollment directory (made 0700)" },
+		ATT_OPT_ENROLL_OUT(&out),
 		{ "boot", "ID", &boot, false,
 		  "a name for this enrollment in its record: 1-64 letters,\n"
 		  "digits, - or _" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };
 	struct att_challenge ch;

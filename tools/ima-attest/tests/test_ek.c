@@ -25,6 +25,8 @@
 #include <openssl/x509v3.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
+#include "util.h"
 
 static EVP_PKEY *ca_key, *other_ca_key, *ek_key;
 static X509 *ca_cert, *other_ca_cert;
@@ -174,22 +176,28 @@ static struct att_reasons check(X509 *issuer, EVP_PKEY *issuer_key,
 	return rs;
 }
 
-static bool has_reason(const struct att_reasons *rs, const char *text)
-{
-	int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (strstr(rs->r[i], text))
-			return true;
-	return false;
-}
-
 static void print_reasons(const struct att_reasons *rs)
 {
 	int i;
 
 	for (i = 0; i < rs->n; i++)
 		print_message("# reason: %s\n", rs->r[i]);
+}
+
+/*
+ * check()'s reasons for a certificate of these extensions by issuer: none
+ * when want is NULL, else one, and it contains want.
+ */
+static void expect(X509 *issuer, EVP_PKEY *issuer_key, const int *nids,
+		   const char *const *values, const char *want)
+{
+	struct att_reasons rs = check(issuer, issuer_key, nids, values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, want ? 1 : 0);
+	if (want)
+		assert_true(has_reason(&rs, want));
+	att_reasons_free(&rs);
 }
 
 /* what swtpm_localca writes: EKU tcg-kp-EKCertificate, keyEncipherment */
@@ -201,22 +209,14 @@ static const char *const ek_values[] = { "2.23.133.8.1",
 
 static void test_ek_cert_genuine(void **state)
 {
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, ek_values);
-
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 0);
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, ek_values, NULL);
 }
 
 /* without extensions at all: only the chain and key would say EK */
 static void test_ek_cert_no_extensions(void **state)
 {
-	struct att_reasons rs = check(ca_cert, ca_key, NULL, NULL);
-
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: no extended key usage"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, NULL, NULL,
+	       "not an EK certificate: no extended key usage");
 }
 
 /* a TLS server certificate of the same CA, keyEncipherment and all */
@@ -225,12 +225,9 @@ static void test_ek_cert_server_auth(void **state)
 	static const char *const values[] = { "serverAuth,clientAuth",
 					      "critical,keyEncipherment",
 					      "critical,CA:FALSE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)");
 }
 
 /* the EK purpose, but a CA: a sub-CA's own key is no TPM's */
@@ -239,12 +236,9 @@ static void test_ek_cert_is_ca(void **state)
 	static const char *const values[] = { "2.23.133.8.1",
 					      "critical,keyEncipherment,keyCertSign",
 					      "critical,CA:TRUE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: it is a CA certificate"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "not an EK certificate: it is a CA certificate");
 }
 
 /* the EK purpose, but a signing key's usage */
@@ -253,12 +247,9 @@ static void test_ek_cert_signing_usage(void **state)
 	static const char *const values[] = { "2.23.133.8.1",
 					      "critical,digitalSignature",
 					      "critical,CA:FALSE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: its key usage lacks keyEncipherment"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "not an EK certificate: its key usage lacks keyEncipherment");
 }
 
 /* EKU anyExtendedKeyUsage names no purpose in particular */
@@ -267,24 +258,16 @@ static void test_ek_cert_any_eku(void **state)
 	static const char *const values[] = { "anyExtendedKeyUsage",
 					      "critical,keyEncipherment",
 					      "critical,CA:FALSE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "lacks tcg-kp-EKCertificate"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "lacks tcg-kp-EKCertificate");
 }
 
 /* the profile is right, the CA is not the trusted one */
 static void test_ek_cert_other_ca(void **state)
 {
-	struct att_reasons rs = check(other_ca_cert, other_ca_key, ek_nids,
-				      ek_values);
-
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "does not chain to the manufacturer CA"));
-	att_reasons_free(&rs);
+	expect(other_ca_cert, other_ca_key, ek_nids, ek_values,
+	       "does not chain to the manufacturer CA");
 }
 
 /* the profile is right, the EK public area is another key */
@@ -302,18 +285,12 @@ static void test_ek_cert_other_key(void **state)
 	att_reasons_free(&rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ek_cert_genuine),
-		cmocka_unit_test(test_ek_cert_no_extensions),
-		cmocka_unit_test(test_ek_cert_server_auth),
-		cmocka_unit_test(test_ek_cert_is_ca),
-		cmocka_unit_test(test_ek_cert_signing_usage),
-		cmocka_unit_test(test_ek_cert_any_eku),
-		cmocka_unit_test(test_ek_cert_other_ca),
-		cmocka_unit_test(test_ek_cert_other_key),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_ek_cert_genuine),
+	cmocka_unit_test(test_ek_cert_no_extensions),
+	cmocka_unit_test(test_ek_cert_server_auth),
+	cmocka_unit_test(test_ek_cert_is_ca),
+	cmocka_unit_test(test_ek_cert_signing_usage),
+	cmocka_unit_test(test_ek_cert_any_eku),
+	cmocka_unit_test(test_ek_cert_other_ca),
+	cmocka_unit_test(test_ek_cert_other_key))

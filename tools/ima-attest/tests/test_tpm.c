@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
 #include "util.h"
 
 static struct att_public ak;
@@ -280,19 +281,13 @@ static void test_make_credential_shape(void **state)
 					     sizeof(out), err, sizeof(err)), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_real_ak),
-		cmocka_unit_test(test_name_is_the_tpms),
-		cmocka_unit_test(test_ak_check_passes),
-		cmocka_unit_test(test_ak_check_each_attribute),
-		cmocka_unit_test(test_ak_check_scheme),
-		cmocka_unit_test(test_ak_check_wrong_name),
-		cmocka_unit_test(test_parse_hostile),
-		cmocka_unit_test(test_kdfa_vectors),
-		cmocka_unit_test(test_make_credential_shape),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_parse_real_ak),
+	cmocka_unit_test(test_name_is_the_tpms),
+	cmocka_unit_test(test_ak_check_passes),
+	cmocka_unit_test(test_ak_check_each_attribute),
+	cmocka_unit_test(test_ak_check_scheme),
+	cmocka_unit_test(test_ak_check_wrong_name),
+	cmocka_unit_test(test_parse_hostile),
+	cmocka_unit_test(test_kdfa_vectors),
+	cmocka_unit_test(test_make_credential_shape))
