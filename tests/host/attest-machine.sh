@@ -48,12 +48,12 @@ activate_on() {
 	return "$rc"
 }
 # challenge DIR [OPTIONS...]: ima-attest challenge with A's files unless
-# OPTIONS name others; sets $rc and $out
+# OPTIONS or CA, CHAIN, EKCERT, EKPUB, AKPUB name others; sets $rc and $out
 challenge() {
 	local d=$1 m=$tmp/A/m
 	shift
 	rc=0
-	out=$("$attest" challenge --ca "$caA" --ca-chain "$tmp/A/chain.pem" --out "$d" \
+	out=$("$attest" challenge --ca "${CA:-$caA}" --ca-chain "${CHAIN:-$tmp/A/chain.pem}" --out "$d" \
 		--ek-cert "${EKCERT:-$m/ek-cert.der}" --ek-pub "${EKPUB:-$m/ek.pub}" \
 		--ak-pub "${AKPUB:-$m/ak.pub}" "$@" 2>&1) || rc=$?
 }
@@ -176,19 +176,79 @@ EKCERT=$tmp/ek-cert.pem challenge "$tmp/p"
 expect "the EK certificate as PEM: read as its DER, the credential made" 0 '^challenge: made'
 tap_cmd "DIR/ek-cert.der is the certificate's DER" cmp "$tmp/p/ek-cert.der" "$tmp/A/m/ek-cert.der"
 
-# A known limitation: an ECC EK (tpm2_createek -G ecc; swtpm certifies
-# ECC P-384 at NV 0x01c00016) is not one MakeCredential is made for here
-# (RSA-2048 EKs with the TCG default template only)
-on A tpm2_createek -c "$tmp/A/m/eccek.ctx" -G ecc -u "$tmp/A/m/eccek.pub" >/dev/null
-on A tpm2_nvread 0x01c00016 -o "$tmp/A/m/eccek-cert.der" 2>/dev/null || : >"$tmp/A/m/eccek-cert.der"
+# --- a machine whose EK is ECC. swtpm certifies (NV 0x01c00016) a NIST
+# P-384 EK of the TCG high range template H-3; tpm2_createek -G ecc makes
+# the low range P-256 one, which swtpm does not certify. The owner's steps
+# for it (README): the EK from its template, an AK with a sha256 name
+# under it, the credential activated with the EK's empty authValue (H-3
+# sets userWithAuth).
+# ecc_ek NAME: the P-384 EK loaded, its context $tmp/NAME/e/ek.ctx
+ecc_ek() {
+	local e=$tmp/$1/e
+	printf '%s' b26e7d28d11a50bc53d882bcf5fd3a1a074148bb35d3b4e4cb1c0ad9bde419ca \
+		cb47ba09699646150f9fc000f3f80e12 | xxd -r -p >"$e/policy-b.bin"
+	on "$1" tpm2_createprimary -C e -g sha384 -G ecc384:aes256cfb -L "$e/policy-b.bin" \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|adminwithpolicy|restricted|decrypt' \
+		-c "$e/ek.ctx" >/dev/null
+}
+# ecc_machine NAME: the owner's step 1 on NAME's ECC EK, in $tmp/NAME/e
+ecc_machine() {
+	local e=$tmp/$1/e
+	mkdir -p "$e"
+	ecc_ek "$1"
+	on "$1" tpm2_readpublic -c "$e/ek.ctx" -o "$e/ek.pub" >/dev/null
+	on "$1" tpm2_flushcontext -t
+	on "$1" tpm2_create -C "$e/ek.ctx" -g sha256 -G rsa2048:rsassa-sha256:null \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|restricted|sign' \
+		-u "$e/ak.pub" -r "$e/ak.priv" >/dev/null
+	on "$1" tpm2_flushcontext -t
+	ecc_ek "$1"
+	on "$1" tpm2_load -C "$e/ek.ctx" -u "$e/ak.pub" -r "$e/ak.priv" -c "$e/ak.ctx" \
+		-n "$e/ak.name" >/dev/null
+	on "$1" tpm2_flushcontext -t
+	on "$1" tpm2_nvread 0x01c00016 -o "$e/ek-cert.der" 2>/dev/null
+}
+# ecc_activate NAME CRED SECRET: the owner's step 2 on NAME's ECC EK; its
+# exit code
+ecc_activate() {
+	local e=$tmp/$1/e rc=0
+	ecc_ek "$1"
+	on "$1" tpm2_activatecredential -c "$e/ak.ctx" -C "$e/ek.ctx" -i "$2" -o "$3" \
+		>/dev/null 2>&1 || rc=$?
+	on "$1" tpm2_flushcontext -t
+	return "$rc"
+}
+ecc_machine A
+ecc_machine B
+tap_is "swtpm's ECC EK certificate: NIST P-384, keyAgreement (the EK tpm2_createprimary made is its key)" \
+	"$(openssl x509 -inform DER -in "$tmp/A/e/ek-cert.der" -noout -text |
+		grep -oE 'NIST CURVE: P-384|Key Agreement' | tr '\n' ' ')" "NIST CURVE: P-384 Key Agreement "
+EKCERT=$tmp/A/e/ek-cert.der EKPUB=$tmp/A/e/ek.pub AKPUB=$tmp/A/e/ak.pub \
+	challenge "$tmp/ecc" --ak-name "$tmp/A/e/ak.name"
+expect "a machine whose EK is ECC (P-384, template H-3): the credential is made" 0 '^challenge: made'
+rc=0
+ecc_activate A "$tmp/ecc/credential" "$tmp/A/e/secret" || rc=$?
+tap_is "the machine's TPM activates it on its ECC EK (tpm2_activatecredential)" "$rc" 0
+run activate --out "$tmp/ecc" --secret "$tmp/A/e/secret"
+expect "ima-attest activate accepts the secret the ECC EK released: the AK is trusted" 0 \
+	'^enrollment: PASS \(EK certified, AK bound by credential activation\)$'
+# forged: B's ECC EK, certified by B's CA, with A's AK: the credential is
+# made for B's key, so A's TPM cannot open it (another Z, another seed)
+CA=$tmp/B/ca/swtpm-localca-rootca-cert.pem CHAIN=$tmp/B/chain.pem EKCERT=$tmp/B/e/ek-cert.der \
+	EKPUB=$tmp/B/e/ek.pub AKPUB=$tmp/A/e/ak.pub challenge "$tmp/eccb"
+expect "a credential made for another TPM's ECC EK (B's, by B's CA): made" 0 '^challenge: made'
+rc=0
+ecc_activate A "$tmp/eccb/credential" "$tmp/A/e/secret-b" || rc=$?
+tap_is "... and A's TPM does not activate it with its ECC EK" \
+	"$([ "$rc" != 0 ] && echo refused || echo activated) $([ -s "$tmp/A/e/secret-b" ] && echo secret || echo none)" \
+	"refused none"
+# the low range P-256 EK tpm2_createek -G ecc makes, with the P-384
+# certificate: not the certified key
+on A tpm2_createek -c "$tmp/A/e/ek256.ctx" -G ecc -u "$tmp/A/e/ek256.pub" >/dev/null
 on A tpm2_flushcontext -t
-EKCERT=$tmp/A/m/eccek-cert.der EKPUB=$tmp/A/m/eccek.pub challenge "$tmp/ecc"
-if [ "$rc" = 0 ]; then
-	tap_ok "a machine whose EK is ECC: the credential is made"
-else
-	tap_todo "a machine whose EK is ECC: the credential is made" \
-		"ECC EKs are not supported (RSA-2048 only); refused: $(grep -m1 '^reason: ' <<<"$out")"
-fi
+EKCERT=$tmp/A/e/ek-cert.der EKPUB=$tmp/A/e/ek256.pub AKPUB=$tmp/A/e/ak.pub challenge "$tmp/ecc256"
+expect "tpm2_createek -G ecc's P-256 EK with the P-384 certificate: refused" 1 \
+	'EK public key does not match its certificate'
 
 # --- JSON: one object, the verdict's fields, for a made challenge and a
 # trusted and a refused enrollment
