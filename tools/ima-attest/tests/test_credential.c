@@ -44,29 +44,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* the EK public area of key with its curve's template (attributes aside) */
-static void ecc_public(EVP_PKEY *key, uint16_t curve, struct att_public *pub)
-{
-	uint8_t pt[1 + 2 * ATT_MAX_ECC];
-	size_t len = 0, fb;
-
-	memset(pub, 0, sizeof(*pub));
-	assert_true(EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY,
-						    pt, sizeof(pt), &len));
-	fb = (len - 1) / 2;
-	pub->type = ATT_ALG_ECC;
-	pub->name_alg = curve == ATT_ECC_NIST_P256 ? ATT_ALG_SHA256 : ATT_ALG_SHA384;
-	pub->sym_alg = ATT_ALG_AES;
-	pub->sym_bits = curve == ATT_ECC_NIST_P256 ? 128 : 256;
-	pub->sym_mode = ATT_ALG_CFB;
-	pub->scheme = ATT_ALG_NULL;
-	pub->kdf = ATT_ALG_NULL;
-	pub->curve = curve;
-	pub->x_len = pub->y_len = (uint16_t)fb;
-	memcpy(pub->x, pt + 1, fb);
-	memcpy(pub->y, pt + 1 + fb, fb);
-}
-
 static const EVP_MD *md_of(uint16_t alg)
 {
 	return alg == ATT_ALG_SHA256 ? EVP_sha256() : EVP_sha384();
@@ -234,7 +211,7 @@ static long make(EVP_PKEY *key, uint16_t curve, struct att_public *pub,
 	char err[160] = "";
 	long n;
 
-	ecc_public(key, curve, pub);
+	assert_int_equal(ecc_public(key, curve, pub), 0);
 	n = att_make_credential(pub, secret, sl, name, nl, cred, max, err,
 				sizeof(err));
 	if (n < 0)
@@ -295,7 +272,7 @@ static void test_other_key_fails(void **state)
 	n = make(p256b, ATT_ECC_NIST_P256, &other, secret, 32, name, 34, cred,
 		 sizeof(cred));
 	assert_true(n > 0);
-	ecc_public(p256, ATT_ECC_NIST_P256, &mine);
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &mine), 0);
 	assert_int_equal(tpm_activate(p256, &mine, cred, (size_t)n, name, 34, got), -1);
 }
 
@@ -306,33 +283,33 @@ static void test_refusals(void **state)
 	struct att_public pub;
 	char err[160] = "";
 
-	ecc_public(p256, ATT_ECC_NIST_P256, &pub);
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
 	pub.y[31] ^= 0x01;
 	assert_int_equal(att_make_credential(&pub, secret, 32, name, 34, cred,
 					     sizeof(cred), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not on the curve"));
-	ecc_public(p256, ATT_ECC_NIST_P256, &pub);
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
 	pub.curve = 0x0020;	/* SM2 */
 	assert_int_equal(att_make_credential(&pub, secret, 32, name, 34, cred,
 					     sizeof(cred), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "curve not supported"));
-	ecc_public(p256, ATT_ECC_NIST_P256, &pub);
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
 	pub.sym_alg = ATT_ALG_NULL;
 	assert_int_equal(att_make_credential(&pub, secret, 32, name, 34, cred,
 					     sizeof(cred), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "EK template not supported"));
-	ecc_public(p256, ATT_ECC_NIST_P256, &pub);
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
 	pub.name_alg = ATT_ALG_SHA1;
 	assert_int_equal(att_make_credential(&pub, secret, 32, name, 34, cred,
 					     sizeof(cred), err, sizeof(err)), -1);
 	/* the P-256 point given as P-384's: not on that curve */
-	ecc_public(p256, ATT_ECC_NIST_P256, &pub);
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
 	pub.curve = ATT_ECC_NIST_P384;
 	assert_int_equal(att_make_credential(&pub, secret, 32, name, 34, cred,
 					     sizeof(cred), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not on the curve"));
 	/* too small a buffer for the P-384 credential */
-	ecc_public(p384, ATT_ECC_NIST_P384, &pub);
+	assert_int_equal(ecc_public(p384, ATT_ECC_NIST_P384, &pub), 0);
 	assert_int_equal(att_make_credential(&pub, secret, 32, name, 34, cred,
 					     100, err, sizeof(err)), -1);
 }
