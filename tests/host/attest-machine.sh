@@ -244,11 +244,65 @@ tap_is "... and A's TPM does not activate it with its ECC EK" \
 	"refused none"
 # the low range P-256 EK tpm2_createek -G ecc makes, with the P-384
 # certificate: not the certified key
-on A tpm2_createek -c "$tmp/A/e/ek256.ctx" -G ecc -u "$tmp/A/e/ek256.pub" >/dev/null
+l=$tmp/A/l
+mkdir -p "$l"
+on A tpm2_createek -c "$l/ek.ctx" -G ecc -u "$l/ek.pub" >/dev/null
 on A tpm2_flushcontext -t
-EKCERT=$tmp/A/e/ek-cert.der EKPUB=$tmp/A/e/ek256.pub AKPUB=$tmp/A/e/ak.pub challenge "$tmp/ecc256"
+on A tpm2_readpublic -c "$l/ek.ctx" -f pem -o "$l/ek.pem" >/dev/null
+on A tpm2_flushcontext -t
+EKCERT=$tmp/A/e/ek-cert.der EKPUB=$l/ek.pub AKPUB=$tmp/A/e/ak.pub challenge "$tmp/ecc256"
 expect "tpm2_createek -G ecc's P-256 EK with the P-384 certificate: refused" 1 \
 	'EK public key does not match its certificate'
+# that P-256 EK certified by a CA made here (swtpm certifies none), as a
+# manufacturer would (EKU tcg-kp-EKCertificate, keyAgreement): the low
+# range template's sha256 and AES-128 against the TPM, with
+# tpm2_createak and the policy session of the RSA steps
+python3 - "$l/ek.pem" "$l/ca.pem" "$l/ek-cert.der" <<'PY'
+import datetime, sys
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID, ObjectIdentifier
+ek = serialization.load_pem_public_key(open(sys.argv[1], "rb").read())
+ca = ec.generate_private_key(ec.SECP384R1())
+now = datetime.datetime.now(datetime.timezone.utc)
+name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "ima-stack test P-256 EK CA")])
+def cert(subject, key, is_ca, usage):
+    b = (x509.CertificateBuilder().subject_name(subject).issuer_name(name)
+         .public_key(key).serial_number(x509.random_serial_number())
+         .not_valid_before(now - datetime.timedelta(hours=1))
+         .not_valid_after(now + datetime.timedelta(days=1))
+         .add_extension(x509.BasicConstraints(ca=is_ca, path_length=None), critical=True)
+         .add_extension(usage, critical=True))
+    if not is_ca:
+        b = b.add_extension(x509.ExtendedKeyUsage([ObjectIdentifier("2.23.133.8.1")]), critical=False)
+    return b.sign(ca, hashes.SHA256())
+ku = dict(digital_signature=False, content_commitment=False, key_encipherment=False,
+          data_encipherment=False, encipher_only=False, decipher_only=False)
+root = cert(name, ca.public_key(), True, x509.KeyUsage(key_agreement=False, key_cert_sign=True, crl_sign=True, **ku))
+leaf = cert(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "EK")]), ek, False,
+            x509.KeyUsage(key_agreement=True, key_cert_sign=False, crl_sign=False, **ku))
+open(sys.argv[2], "wb").write(root.public_bytes(serialization.Encoding.PEM))
+open(sys.argv[3], "wb").write(leaf.public_bytes(serialization.Encoding.DER))
+PY
+on A tpm2_createek -c "$l/ek.ctx" -G ecc >/dev/null
+on A tpm2_createak -C "$l/ek.ctx" -c "$l/ak.ctx" -G rsa -g sha256 -s rsassa -u "$l/ak.pub" -n "$l/ak.name" >/dev/null
+on A tpm2_flushcontext -t
+CA=$l/ca.pem CHAIN=$l/ca.pem EKCERT=$l/ek-cert.der EKPUB=$l/ek.pub AKPUB=$l/ak.pub \
+	challenge "$tmp/ecc256ok" --ak-name "$l/ak.name"
+expect "a machine whose EK is ECC P-256 (the low range template): the credential is made" 0 '^challenge: made'
+rc=0
+on A tpm2_createek -c "$l/ek.ctx" -G ecc >/dev/null
+on A tpm2_startauthsession --policy-session -S "$l/session.ctx" >/dev/null &&
+	on A tpm2_policysecret -S "$l/session.ctx" -c e >/dev/null &&
+	on A tpm2_activatecredential -c "$l/ak.ctx" -C "$l/ek.ctx" -i "$tmp/ecc256ok/credential" \
+		-o "$l/secret" -P "session:$l/session.ctx" >/dev/null 2>&1 || rc=$?
+on A tpm2_flushcontext "$l/session.ctx" >/dev/null 2>&1 || true
+on A tpm2_flushcontext -t
+tap_is "the machine's TPM activates it on its P-256 EK" "$rc" 0
+run activate --out "$tmp/ecc256ok" --secret "$l/secret"
+expect "ima-attest activate accepts the secret the P-256 EK released: the AK is trusted" 0 \
+	'^enrollment: PASS \(EK certified, AK bound by credential activation\)$'
 
 # --- JSON: one object, the verdict's fields, for a made challenge and a
 # trusted and a refused enrollment
