@@ -105,14 +105,14 @@ out:
 }
 
 /*
- * The TCG EK Credential Profile's default ECC EK templates, the ones
- * TPMs ship certified (the credential is made for the key whatever its
- * template, but an EK certificate certifies the key the template gives:
- * anything else is not the EK the manufacturer certified). Low range L-2
+ * The TCG EK Credential Profile's ECC EK templates accepted, the ones
+ * TPMs ship certified. The certificate binds only the key; an ECC EK area
+ * must also be its curve's template field for field, as the certified EK
+ * is: a restricted decryption key of the endorsement hierarchy, whose
+ * nameAlg and symmetric are the ones MakeCredential uses. Low range L-2
  * (certificate at NV 0x01c0000a): NIST P-256, sha256, PolicyA, AES-128;
  * high range H-3 (0x01c00016, what swtpm certifies): NIST P-384, sha384,
- * PolicyB, AES-256, userWithAuth. Both restricted decryption keys, scheme
- * and KDF NULL, CFB.
+ * PolicyB, AES-256, userWithAuth. Both: scheme and KDF NULL, CFB.
  */
 struct ecc_template {
 	uint16_t curve, name_alg, sym_bits;
