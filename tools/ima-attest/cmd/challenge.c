@@ -23,6 +23,7 @@ static const struct att_cmd cmd = {
 "  tpm2_nvread 0x01c00002 -o ek-cert.der    (or the manufacturer's download)\n"
 "  tpm2_createak -C ek.ctx -c ak.ctx -G rsa -g sha256 -s rsassa \\\n"
 "                -u ak.pub -n ak.name\n"
+"or an ECC EK's (NIST P-256 at 0x01c0000a, P-384 at 0x01c00016): README.\n"
 "The checks are enroll's: the EK certificate chains to the CA and certifies\n"
 "an EK, the EK public area is the certified key with the template\n"
 "MakeCredential needs, the AK is a restricted TPM signing key whose name is\n"
