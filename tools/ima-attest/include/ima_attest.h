@@ -34,6 +34,7 @@
 #define ATT_ALG_SHA512		0x000d
 #define ATT_ALG_NULL		0x0010
 #define ATT_ALG_RSASSA		0x0014
+#define ATT_ALG_RSAES		0x0015
 #define ATT_ALG_RSAPSS		0x0016
 #define ATT_ALG_ECDAA		0x001a
 #define ATT_ALG_ECC		0x0023

@@ -93,8 +93,9 @@ static int parse_rsa(struct att_public *pub, struct be *b, char *err,
 		     size_t errlen)
 {
 	parse_sym(pub, b);
+	/* TPMT_RSA_SCHEME: every scheme but NULL and RSAES names a hash */
 	pub->scheme = get16(b);
-	if (pub->scheme != ATT_ALG_NULL)
+	if (pub->scheme != ATT_ALG_NULL && pub->scheme != ATT_ALG_RSAES)
 		pub->scheme_hash = get16(b);
 	pub->key_bits = get16(b);
 	pub->exponent = get32(b);

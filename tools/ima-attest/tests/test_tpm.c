@@ -165,6 +165,34 @@ static void test_ak_check_scheme(void **state)
 	}
 }
 
+/*
+ * An RSAES key's scheme carries no hash (TPMS_EMPTY): the real AK's area
+ * with its scheme made RSAES and its scheme hash taken out parses to the
+ * same key size and modulus
+ */
+static void test_parse_rsaes(void **state)
+{
+	unsigned char copy[2 + ATT_MAX_PUBLIC];
+	struct att_public p;
+	size_t n = raw_len - 2;
+	char err[160];
+
+	assert_int_equal(raw[14] << 8 | raw[15], ATT_ALG_RSASSA);
+	memcpy(copy, raw, 16);
+	memcpy(copy + 16, raw + 18, raw_len - 18);
+	copy[0] = (unsigned char)((n - 2) >> 8);
+	copy[1] = (unsigned char)(n - 2);
+	copy[14] = ATT_ALG_RSAES >> 8;
+	copy[15] = ATT_ALG_RSAES & 0xff;
+	assert_int_equal(att_public_parse(&p, copy, n, true, err, sizeof(err)), 0);
+	assert_int_equal(p.scheme, ATT_ALG_RSAES);
+	assert_int_equal(p.scheme_hash, 0);
+	assert_int_equal(p.key_bits, ak.key_bits);
+	assert_int_equal(p.mod_len, ak.mod_len);
+	assert_memory_equal(p.modulus, ak.modulus, ak.mod_len);
+	assert_int_equal(p.area_len, n - 2);
+}
+
 static void test_ak_check_wrong_name(void **state)
 {
 	struct att_reasons rs = { 0 };
@@ -455,6 +483,7 @@ UNIT_TEST_MAIN(setup, teardown,
 	cmocka_unit_test(test_ak_check_passes),
 	cmocka_unit_test(test_ak_check_each_attribute),
 	cmocka_unit_test(test_ak_check_scheme),
+	cmocka_unit_test(test_parse_rsaes),
 	cmocka_unit_test(test_ak_check_wrong_name),
 	cmocka_unit_test(test_parse_hostile),
 	cmocka_unit_test(test_kdfa_vectors),
