@@ -36,5 +36,22 @@ fi
 rm -f /tmp/loop.img
 tap_cmd "the openssl command is there" openssl version
 
+# fw_filesystem.sh's custom-fallback "nofile" batch can leave a request
+# that nothing cancels and that hangs the guest (tests/lib/ksft.sh,
+# ksft_fw_watchdog): the watchdog cancels one left waiting for 60 s and
+# writes its name down; such a run ends with a TODO line naming it, never
+# with a pass of that check.
+stragglers=$IMA_STACK_RESULTS/kselftests-stragglers
+: >"$stragglers"
+ksft_fw_watchdog /sys/class/firmware 60 "$stragglers" &
+watchdog=$!
 ksft_expect "$expect" "$KS" "$IMA_STACK_RESULTS/kselftests"
+kill "$watchdog" 2>/dev/null || :
+wait "$watchdog" 2>/dev/null || :
+if [ -s "$stragglers" ]; then
+	tap_todo "no firmware request of a kselftest was left waiting for the watchdog" \
+		"cancelled after 60 s: $(sort -u "$stragglers" | paste -sd' '); fw_filesystem.sh's batch raced its own cancel (upstream test, under load)"
+else
+	tap_ok "no firmware request of a kselftest was left waiting for the watchdog"
+fi
 tap_done

@@ -9,13 +9,8 @@
 # must be refused (exit 1) with its reason.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
-
-for c in swtpm swtpm_setup swtpm_localca tpm2_createek python3 xxd; do
-	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
-done
+. "$TOP/tests/host/lib/host.sh"
+need_installed swtpm swtpm_setup swtpm_localca tpm2_createek python3 xxd
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent

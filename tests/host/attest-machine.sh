@@ -9,14 +9,9 @@
 # usage errors named, and --json one object whatever happens.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
-
-for c in swtpm swtpm_setup swtpm_localca tpm2_createek tpm2_createak tpm2_activatecredential \
-	tpm2_quote python3 xxd; do
-	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
-done
+. "$TOP/tests/host/lib/host.sh"
+need_installed swtpm swtpm_setup swtpm_localca tpm2_createek tpm2_createak tpm2_activatecredential \
+	tpm2_quote python3 xxd
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
 here=$TOP/tests/host/attest
@@ -53,12 +48,12 @@ activate_on() {
 	return "$rc"
 }
 # challenge DIR [OPTIONS...]: ima-attest challenge with A's files unless
-# OPTIONS name others; sets $rc and $out
+# OPTIONS or CA, CHAIN, EKCERT, EKPUB, AKPUB name others; sets $rc and $out
 challenge() {
 	local d=$1 m=$tmp/A/m
 	shift
 	rc=0
-	out=$("$attest" challenge --ca "$caA" --ca-chain "$tmp/A/chain.pem" --out "$d" \
+	out=$("$attest" challenge --ca "${CA:-$caA}" --ca-chain "${CHAIN:-$tmp/A/chain.pem}" --out "$d" \
 		--ek-cert "${EKCERT:-$m/ek-cert.der}" --ek-pub "${EKPUB:-$m/ek.pub}" \
 		--ak-pub "${AKPUB:-$m/ak.pub}" "$@" 2>&1) || rc=$?
 }
@@ -181,19 +176,133 @@ EKCERT=$tmp/ek-cert.pem challenge "$tmp/p"
 expect "the EK certificate as PEM: read as its DER, the credential made" 0 '^challenge: made'
 tap_cmd "DIR/ek-cert.der is the certificate's DER" cmp "$tmp/p/ek-cert.der" "$tmp/A/m/ek-cert.der"
 
-# A known limitation: an ECC EK (tpm2_createek -G ecc; swtpm certifies
-# ECC P-384 at NV 0x01c00016) is not one MakeCredential is made for here
-# (RSA-2048 EKs with the TCG default template only)
-on A tpm2_createek -c "$tmp/A/m/eccek.ctx" -G ecc -u "$tmp/A/m/eccek.pub" >/dev/null
-on A tpm2_nvread 0x01c00016 -o "$tmp/A/m/eccek-cert.der" 2>/dev/null || : >"$tmp/A/m/eccek-cert.der"
+# --- a machine whose EK is ECC. swtpm certifies (NV 0x01c00016) a NIST
+# P-384 EK of the TCG high range template H-3; tpm2_createek -G ecc makes
+# the low range P-256 one, which swtpm does not certify. The owner's steps
+# for it (README): the EK from its template, an AK with a sha256 name
+# under it, the credential activated with the EK's empty authValue (H-3
+# sets userWithAuth).
+# ecc_ek NAME: the P-384 EK loaded, its context $tmp/NAME/e/ek.ctx
+ecc_ek() {
+	local e=$tmp/$1/e
+	printf '%s' b26e7d28d11a50bc53d882bcf5fd3a1a074148bb35d3b4e4cb1c0ad9bde419ca \
+		cb47ba09699646150f9fc000f3f80e12 | xxd -r -p >"$e/policy-b.bin"
+	on "$1" tpm2_createprimary -C e -g sha384 -G ecc384:aes256cfb -L "$e/policy-b.bin" \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|adminwithpolicy|restricted|decrypt' \
+		-c "$e/ek.ctx" >/dev/null
+}
+# ecc_machine NAME: the owner's step 1 on NAME's ECC EK, in $tmp/NAME/e
+ecc_machine() {
+	local e=$tmp/$1/e
+	mkdir -p "$e"
+	ecc_ek "$1"
+	on "$1" tpm2_readpublic -c "$e/ek.ctx" -o "$e/ek.pub" >/dev/null
+	on "$1" tpm2_flushcontext -t
+	on "$1" tpm2_create -C "$e/ek.ctx" -g sha256 -G rsa2048:rsassa-sha256:null \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|restricted|sign' \
+		-u "$e/ak.pub" -r "$e/ak.priv" >/dev/null
+	on "$1" tpm2_flushcontext -t
+	ecc_ek "$1"
+	on "$1" tpm2_load -C "$e/ek.ctx" -u "$e/ak.pub" -r "$e/ak.priv" -c "$e/ak.ctx" \
+		-n "$e/ak.name" >/dev/null
+	on "$1" tpm2_flushcontext -t
+	on "$1" tpm2_nvread 0x01c00016 -o "$e/ek-cert.der" 2>/dev/null
+}
+# ecc_activate NAME CRED SECRET: the owner's step 2 on NAME's ECC EK; its
+# exit code
+ecc_activate() {
+	local e=$tmp/$1/e rc=0
+	ecc_ek "$1"
+	on "$1" tpm2_activatecredential -c "$e/ak.ctx" -C "$e/ek.ctx" -i "$2" -o "$3" \
+		>/dev/null 2>&1 || rc=$?
+	on "$1" tpm2_flushcontext -t
+	return "$rc"
+}
+ecc_machine A
+ecc_machine B
+tap_is "swtpm's ECC EK certificate: NIST P-384, keyAgreement (the EK tpm2_createprimary made is its key)" \
+	"$(openssl x509 -inform DER -in "$tmp/A/e/ek-cert.der" -noout -text |
+		grep -oE 'NIST CURVE: P-384|Key Agreement' | tr '\n' ' ')" "NIST CURVE: P-384 Key Agreement "
+EKCERT=$tmp/A/e/ek-cert.der EKPUB=$tmp/A/e/ek.pub AKPUB=$tmp/A/e/ak.pub \
+	challenge "$tmp/ecc" --ak-name "$tmp/A/e/ak.name"
+expect "a machine whose EK is ECC (P-384, template H-3): the credential is made" 0 '^challenge: made'
+rc=0
+ecc_activate A "$tmp/ecc/credential" "$tmp/A/e/secret" || rc=$?
+tap_is "the machine's TPM activates it on its ECC EK (tpm2_activatecredential)" "$rc" 0
+run activate --out "$tmp/ecc" --secret "$tmp/A/e/secret"
+expect "ima-attest activate accepts the secret the ECC EK released: the AK is trusted" 0 \
+	'^enrollment: PASS \(EK certified, AK bound by credential activation\)$'
+# forged: B's ECC EK, certified by B's CA, with A's AK: the credential is
+# made for B's key, so A's TPM cannot open it (another Z, another seed)
+CA=$tmp/B/ca/swtpm-localca-rootca-cert.pem CHAIN=$tmp/B/chain.pem EKCERT=$tmp/B/e/ek-cert.der \
+	EKPUB=$tmp/B/e/ek.pub AKPUB=$tmp/A/e/ak.pub challenge "$tmp/eccb"
+expect "a credential made for another TPM's ECC EK (B's, by B's CA): made" 0 '^challenge: made'
+rc=0
+ecc_activate A "$tmp/eccb/credential" "$tmp/A/e/secret-b" || rc=$?
+tap_is "... and A's TPM does not activate it with its ECC EK" \
+	"$([ "$rc" != 0 ] && echo refused || echo activated) $([ -s "$tmp/A/e/secret-b" ] && echo secret || echo none)" \
+	"refused none"
+# the low range P-256 EK tpm2_createek -G ecc makes, with the P-384
+# certificate: not the certified key
+l=$tmp/A/l
+mkdir -p "$l"
+on A tpm2_createek -c "$l/ek.ctx" -G ecc -u "$l/ek.pub" >/dev/null
 on A tpm2_flushcontext -t
-EKCERT=$tmp/A/m/eccek-cert.der EKPUB=$tmp/A/m/eccek.pub challenge "$tmp/ecc"
-if [ "$rc" = 0 ]; then
-	tap_ok "a machine whose EK is ECC: the credential is made"
-else
-	tap_todo "a machine whose EK is ECC: the credential is made" \
-		"ECC EKs are not supported (RSA-2048 only); refused: $(grep -m1 '^reason: ' <<<"$out")"
-fi
+on A tpm2_readpublic -c "$l/ek.ctx" -f pem -o "$l/ek.pem" >/dev/null
+on A tpm2_flushcontext -t
+EKCERT=$tmp/A/e/ek-cert.der EKPUB=$l/ek.pub AKPUB=$tmp/A/e/ak.pub challenge "$tmp/ecc256"
+expect "tpm2_createek -G ecc's P-256 EK with the P-384 certificate: refused" 1 \
+	'EK public key does not match its certificate'
+# that P-256 EK certified by a CA made here (swtpm certifies none), as a
+# manufacturer would (EKU tcg-kp-EKCertificate, keyAgreement): the low
+# range template's sha256 and AES-128 against the TPM, with
+# tpm2_createak and the policy session of the RSA steps
+python3 - "$l/ek.pem" "$l/ca.pem" "$l/ek-cert.der" <<'PY'
+import datetime, sys
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID, ObjectIdentifier
+ek = serialization.load_pem_public_key(open(sys.argv[1], "rb").read())
+ca = ec.generate_private_key(ec.SECP384R1())
+now = datetime.datetime.now(datetime.timezone.utc)
+name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "ima-stack test P-256 EK CA")])
+def cert(subject, key, is_ca, usage):
+    b = (x509.CertificateBuilder().subject_name(subject).issuer_name(name)
+         .public_key(key).serial_number(x509.random_serial_number())
+         .not_valid_before(now - datetime.timedelta(hours=1))
+         .not_valid_after(now + datetime.timedelta(days=1))
+         .add_extension(x509.BasicConstraints(ca=is_ca, path_length=None), critical=True)
+         .add_extension(usage, critical=True))
+    if not is_ca:
+        b = b.add_extension(x509.ExtendedKeyUsage([ObjectIdentifier("2.23.133.8.1")]), critical=False)
+    return b.sign(ca, hashes.SHA256())
+ku = dict(digital_signature=False, content_commitment=False, key_encipherment=False,
+          data_encipherment=False, encipher_only=False, decipher_only=False)
+root = cert(name, ca.public_key(), True, x509.KeyUsage(key_agreement=False, key_cert_sign=True, crl_sign=True, **ku))
+leaf = cert(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "EK")]), ek, False,
+            x509.KeyUsage(key_agreement=True, key_cert_sign=False, crl_sign=False, **ku))
+open(sys.argv[2], "wb").write(root.public_bytes(serialization.Encoding.PEM))
+open(sys.argv[3], "wb").write(leaf.public_bytes(serialization.Encoding.DER))
+PY
+on A tpm2_createek -c "$l/ek.ctx" -G ecc >/dev/null
+on A tpm2_createak -C "$l/ek.ctx" -c "$l/ak.ctx" -G rsa -g sha256 -s rsassa -u "$l/ak.pub" -n "$l/ak.name" >/dev/null
+on A tpm2_flushcontext -t
+CA=$l/ca.pem CHAIN=$l/ca.pem EKCERT=$l/ek-cert.der EKPUB=$l/ek.pub AKPUB=$l/ak.pub \
+	challenge "$tmp/ecc256ok" --ak-name "$l/ak.name"
+expect "a machine whose EK is ECC P-256 (the low range template): the credential is made" 0 '^challenge: made'
+rc=0
+on A tpm2_createek -c "$l/ek.ctx" -G ecc >/dev/null
+on A tpm2_startauthsession --policy-session -S "$l/session.ctx" >/dev/null &&
+	on A tpm2_policysecret -S "$l/session.ctx" -c e >/dev/null &&
+	on A tpm2_activatecredential -c "$l/ak.ctx" -C "$l/ek.ctx" -i "$tmp/ecc256ok/credential" \
+		-o "$l/secret" -P "session:$l/session.ctx" >/dev/null 2>&1 || rc=$?
+on A tpm2_flushcontext "$l/session.ctx" >/dev/null 2>&1 || true
+on A tpm2_flushcontext -t
+tap_is "the machine's TPM activates it on its P-256 EK" "$rc" 0
+run activate --out "$tmp/ecc256ok" --secret "$l/secret"
+expect "ima-attest activate accepts the secret the P-256 EK released: the AK is trusted" 0 \
+	'^enrollment: PASS \(EK certified, AK bound by credential activation\)$'
 
 # --- JSON: one object, the verdict's fields, for a made challenge and a
 # trusted and a refused enrollment

@@ -10,13 +10,8 @@
 # refused with its reason and leave the state where it was.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
-
-for c in swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3; do
-	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
-done
+. "$TOP/tests/host/lib/host.sh"
+need_installed swtpm swtpm_setup swtpm_ioctl swtpm_localca tpm2_quote python3
 . "$TOP/tests/host/attest/setup.sh"
 agent=$TOP/rootfs/overlay/opt/ima-stack/attest-agent
 here=$TOP/tests/host/attest

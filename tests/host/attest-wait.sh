@@ -12,16 +12,14 @@
 # a link planted where a file goes is never written through.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/tap.sh"
+. "$TOP/tests/host/lib/host.sh"
 . "$TOP/scripts/enroll-wait.sh"
-trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
-command -v python3 >/dev/null || tap_bail "python3 not installed: run \`make deps\`"
+need_installed python3
 python3 -c 'import cryptography' 2>/dev/null || tap_bail "python3-cryptography not installed: run \`make deps\`"
 . "$TOP/tests/host/attest/setup.sh"
 # a manufacturer CA for the enrollments below, which never reach a TPM:
 # enroll reads its CA before it waits for a guest, and refuses one it
 # cannot use
-export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/ca.key" -subj /CN=wait-test-ca \
 	-days 1 -out "$tmp/ca.pem" 2>/dev/null
 ca=$tmp/ca.pem

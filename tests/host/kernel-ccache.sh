@@ -14,9 +14,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib/host.sh"
-for c in ccache gcc objcopy; do
-	command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
-done
+need_installed ccache gcc objcopy
 kcc=$TOP/scripts/kernel-cc
 
 printf '.section .rodata\n.incbin "blob"\n' >"$tmp/t.S"

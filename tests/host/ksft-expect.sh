@@ -85,4 +85,27 @@ while IFS= read -r w; do
 done <<<"$want"
 tap_is "ksft.sh gave exactly one verdict per expectation" "$(wc -l <<<"$got")" "$(wc -l <<<"$want")"
 tap_cmd "ksft.sh kept each script's whole output" grep -q "c: works" "$tmp/out/t-part.sh.out"
+
+# ksft_fw_watchdog: an entry left waiting is cancelled once, named in the
+# log; one that goes away in time is not; a later entry of that name counts
+# from its own start
+fw=$tmp/fw
+mkdir -p "$fw/stuck" "$fw/brief"
+: >"$fw/stuck/loading"
+: >"$fw/brief/loading"
+(. "$TOP/tests/lib/ksft.sh" && ksft_fw_watchdog "$fw" 5 "$tmp/fw.log") &
+wd=$!
+sleep 3
+rm -r "$fw/brief"
+sleep 8
+tap_is "watchdog: the entry left waiting 5 s is cancelled (-1 written), named once" \
+	"$(cat "$fw/stuck/loading")|$(paste -sd' ' "$tmp/fw.log")" "-1|stuck"
+rm -r "$fw/stuck"
+mkdir -p "$fw/brief"
+: >"$fw/brief/loading"
+sleep 3
+tap_is "watchdog: an entry that went away, back under its name 3 s ago, is not cancelled" \
+	"$(cat "$fw/brief/loading")|$(paste -sd' ' "$tmp/fw.log")" "|stuck"
+kill "$wd"
+wait "$wd" 2>/dev/null || :
 tap_done

@@ -8,6 +8,37 @@
 ksft_kmsg_clear() { dmesg -c >/dev/null; }
 ksft_kmsg() { dmesg; }
 
+# ksft_fw_watchdog DIR SECONDS LOG: every 2 s, cancel (write -1 to its
+# "loading") each firmware fallback entry of DIR (/sys/class/firmware) seen
+# waiting for SECONDS or more, and append its name to LOG; runs until
+# killed. Why: fw_filesystem.sh's custom-fallback "nofile" batch (four
+# request_firmware_nowait() calls, uevent=false, one name) cancels the one
+# sysfs entry it waits for; a request of the batch that starts only after
+# that cancel opens a new entry, which a custom fallback keeps with no
+# timeout, and test_firmware's release then waits for it, unkillable: the
+# guest hangs (seen once, the host under load). An entry gone is
+# forgotten, so a later entry of the same name starts its own count.
+ksft_fw_watchdog() {
+	local dir=$1 limit=$2 log=$3 d n now
+	local -A seen now_seen
+	while sleep 2; do
+		now=$(date +%s)
+		now_seen=()
+		for d in "$dir"/*/; do
+			[ -e "$d/loading" ] || continue
+			n=$(basename "$d")
+			now_seen[$n]=${seen[$n]:-$now}
+			if [ $((now - now_seen[$n])) -ge "$limit" ]; then
+				echo -1 >"$d/loading" 2>/dev/null || :
+				echo "$n" >>"$log"
+				unset "now_seen[$n]"
+			fi
+		done
+		seen=()
+		for n in "${!now_seen[@]}"; do seen[$n]=${now_seen[$n]}; done
+	done
+}
+
 ksft_expect() {
 	local expect=$1 KS=$2 outdir=$3 script want output kmsg reason dir name rc out k rest ig
 	mkdir -p "$outdir"

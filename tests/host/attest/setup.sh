@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # Sourced by the ima-attest host tests (attest-enroll, attest-poll,
-# attest-wait, attest-machine) after tests/lib/tap.sh: the ASan/UBSan build
-# of ima-attest (or $IMA_ATTEST) in $attest, a scratch directory $tmp, and
-# $pids, the background processes (swtpm, relays) killed on exit with $tmp
-# removed; tpm NAME makes a TPM.
+# attest-wait, attest-machine) after tests/host/lib/host.sh (TAP, $tmp):
+# the ASan/UBSan build of ima-attest (or $IMA_ATTEST) in $attest, openssl
+# run with the neutral config, and $pids, the background processes
+# (swtpm, relays) killed on exit with $tmp removed; tpm NAME makes a TPM.
 # IMA_ATTEST: another build to test (an older one, to show a case red)
 if [ -n "${IMA_ATTEST:-}" ]; then
 	attest=$IMA_ATTEST
@@ -12,8 +12,9 @@ else
 	# shellcheck disable=SC2034 # for the tests that source this
 	attest=$TOP/tools/ima-attest/build/asan/ima-attest
 fi
-tmp=$(mktemp -d)
+export OPENSSL_CONF=$TOP/keys/openssl-neutral.cnf
 pids=()
+# shellcheck disable=SC2154 # $tmp is host.sh's
 cleanup() {
 	local p
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done

@@ -12,3 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 # into its runs.
 unset KTREE KVARIANT CHECK_KERNEL CHECK_SUITES CHECK_BOOTS CHECK_RUN CHECK_JOBS CHECK_BUILD \
 	IMA_STACK_KERNEL_LOCK
+
+# need_installed CMD...: bail out (TAP) naming the first CMD not installed
+# (scripts/lib.sh's need is a stage's: it dies)
+need_installed() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null || tap_bail "$c not installed: run \`make deps\`"
+	done
+}

@@ -19,26 +19,8 @@
 #include "ima_pcr.h"
 #include "ima_sig.h"
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	unsigned char *b;
-	long n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
+/* as ima-audit's --max-size: 1 GiB */
+#define MAX_LIST	((size_t)1 << 30)
 
 static double now_ms(void)
 {
@@ -74,8 +56,8 @@ int main(int argc, char **argv)
 	}
 	memset(&pfull, 0, sizeof(pfull));
 	memset(&pplus, 0, sizeof(pplus));
-	full = slurp(argv[1], &flen);
-	plus = slurp(argv[3], &plen);
+	full = att_slurp(argv[1], MAX_LIST, &flen);
+	plus = att_slurp(argv[3], MAX_LIST, &plen);
 	if (!full || !plus || ima_pcr_load_file(&pfull, argv[2], err, sizeof(err)) ||
 	    ima_pcr_load_file(&pplus, argv[4], err, sizeof(err)) ||
 	    ima_keyring_load(&kr, argv[5], err, sizeof(err)) ||

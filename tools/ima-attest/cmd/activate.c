@@ -42,7 +42,7 @@ int cmd_activate(int argc, char **argv)
 		  "the enrollment directory of `ima-attest challenge`" },
 		{ "secret", "FILE", &secretf, true,
 		  "what tpm2_activatecredential -o wrote on the machine" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };
 	struct att_challenge ch;

@@ -45,6 +45,27 @@ struct att_cmd {
 	const char *text;	/* what it does and proves, exit codes */
 };
 
+/*
+ * The options that are the same option wherever they are taken: one
+ * name, argument, requirement and help for every command that takes them.
+ */
+#define ATT_OPT_CHANNEL(v) { "channel", "SOCK", (v), true, \
+	"the agent's channel: a unix socket (QEMU's chardev)" }
+#define ATT_OPT_CA(v) { "ca", "CA.pem", (v), true, \
+	"the TPM manufacturer's CA certificate(s), PEM" }
+#define ATT_OPT_CA_CHAIN(v) { "ca-chain", "PEM", (v), false, \
+	"intermediate certificates between the CA and the EK's" }
+/* the directory an enrollment writes */
+#define ATT_OPT_ENROLL_OUT(v) { "out", "DIR", (v), true, \
+	"the enrollment directory (made 0700)" }
+/* the directory an enrollment wrote, read */
+#define ATT_OPT_ENROLLED(v) { "enrolled", "DIR", (v), true, \
+	"the enrollment directory (enroll's or activate's --out)" }
+#define ATT_OPT_QUOTE(v) { "quote", "MSG", (v), true, \
+	"TPMS_ATTEST (tpm2_quote -m)" }
+/* the end of a command's options */
+#define ATT_OPT_END { NULL, NULL, NULL, false, NULL }
+
 #define ATT_MAX_OPTS	24
 #define ATT_MAX_OPERANDS	(1 + ATT_MSG_FIELDS)
 

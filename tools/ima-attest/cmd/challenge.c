@@ -23,6 +23,7 @@ static const struct att_cmd cmd = {
 "  tpm2_nvread 0x01c00002 -o ek-cert.der    (or the manufacturer's download)\n"
 "  tpm2_createak -C ek.ctx -c ak.ctx -G rsa -g sha256 -s rsassa \\\n"
 "                -u ak.pub -n ak.name\n"
+"or an ECC EK's (NIST P-256 at 0x01c0000a, P-384 at 0x01c00016): README.\n"
 "The checks are enroll's: the EK certificate chains to the CA and certifies\n"
 "an EK, the EK public area is the certified key with the template\n"
 "MakeCredential needs, the AK is a restricted TPM signing key whose name is\n"
@@ -75,10 +76,8 @@ int cmd_challenge(int argc, char **argv)
 {
 	const char *ca, *chain, *ekcertf, *ekpubf, *akpubf, *aknamef, *out, *boot;
 	const struct att_opt opts[] = {
-		{ "ca", "CA.pem", &ca, true,
-		  "the TPM manufacturer's CA certificate(s), PEM" },
-		{ "ca-chain", "PEM", &chain, false,
-		  "intermediate certificates between the CA and the EK's" },
+		ATT_OPT_CA(&ca),
+		ATT_OPT_CA_CHAIN(&chain),
 		{ "ek-cert", "FILE", &ekcertf, true,
 		  "the EK certificate, DER (tpm2_nvread 0x01c00002) or PEM" },
 		{ "ek-pub", "FILE", &ekpubf, true,
@@ -88,12 +87,11 @@ int cmd_challenge(int argc, char **argv)
 		{ "ak-name", "FILE", &aknamef, false,
 		  "the AK's name as its TPM says (tpm2_createak -n);\n"
 		  "checked against the area's (default: that name)" },
-		{ "out", "DIR", &out, true,
-		  "the enrollment directory (made 0700)" },
+		ATT_OPT_ENROLL_OUT(&out),
 		{ "boot", "ID", &boot, false,
 		  "a name for this enrollment in its record: 1-64 letters,\n"
 		  "digits, - or _" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };
 	struct att_challenge ch;

@@ -37,19 +37,15 @@ int cmd_enroll(int argc, char **argv)
 {
 	const char *channel, *ca, *chain, *out, *timeout_s, *boot;
 	const struct att_opt opts[] = {
-		{ "channel", "SOCK", &channel, true,
-		  "the agent's channel: a unix socket (QEMU's chardev)" },
-		{ "ca", "CA.pem", &ca, true,
-		  "the TPM manufacturer's CA certificate(s), PEM" },
-		{ "ca-chain", "PEM", &chain, false,
-		  "intermediate certificates between the CA and the EK's" },
-		{ "out", "DIR", &out, true,
-		  "the enrollment directory (made 0700)" },
+		ATT_OPT_CHANNEL(&channel),
+		ATT_OPT_CA(&ca),
+		ATT_OPT_CA_CHAIN(&chain),
+		ATT_OPT_ENROLL_OUT(&out),
 		{ "timeout", "SECONDS", &timeout_s, false,
 		  "how long to wait for the guest (default 600)" },
 		{ "boot", "ID", &boot, false,
 		  "the boot's name in the record: 1-64 letters, digits, - or _" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };
 	struct att_enroll e = { 0 };

@@ -35,11 +35,10 @@ int cmd_enrolled(int argc, char **argv)
 {
 	const char *dir, *boot;
 	const struct att_opt opts[] = {
-		{ "enrolled", "DIR", &dir, true,
-		  "the enrollment directory (enroll's or activate's --out)" },
+		ATT_OPT_ENROLLED(&dir),
 		{ "boot", "ID", &boot, false,
 		  "the record must be of this boot" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };
 	struct att_reasons rs = { 0 };

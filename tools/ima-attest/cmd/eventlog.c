@@ -74,7 +74,7 @@ static void json(FILE *out, const struct att_evlog *ev)
 
 int cmd_eventlog(int argc, char **argv)
 {
-	const struct att_opt opts[] = { { NULL, NULL, NULL, false, NULL } };
+	const struct att_opt opts[] = { ATT_OPT_END };
 	struct att_reasons rs = { 0 };
 	struct att_evlog *ev = NULL;
 	struct att_cli cli;

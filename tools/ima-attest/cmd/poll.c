@@ -180,9 +180,8 @@ int cmd_poll(int argc, char **argv)
 	const struct att_opt opts[] = {
 		{ "state", "FILE", &statef, true,
 		  "the verifier's state between rounds (made on the first)" },
-		{ "enrolled", "DIR", &dir, true,
-		  "the enrollment directory (enroll's or activate's --out)" },
-		{ "quote", "MSG", &msgf, true, "TPMS_ATTEST (tpm2_quote -m)" },
+		ATT_OPT_ENROLLED(&dir),
+		ATT_OPT_QUOTE(&msgf),
 		{ "quote-sig", "SIG", &sigf, true, "its signature (tpm2_quote -s)" },
 		{ "quote-pcrs", "VALUES", &pcrf, true,
 		  "the quoted values (tpm2_quote -o -F values), PCRs 0-10" },
@@ -200,7 +199,7 @@ int cmd_poll(int argc, char **argv)
 		  "append this round to FILE, one JSON object a line" },
 		{ "round", "NAME", &name, false,
 		  "this round's name in the record (default: round N)" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_quote_files qf = { 0 };
 	struct att_enrollment rec = { 0 };

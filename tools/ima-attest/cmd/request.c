@@ -30,13 +30,12 @@ int cmd_request(int argc, char **argv)
 {
 	const char *channel, *out, *timeout_s, *keys[ATT_MSG_FIELDS];
 	const struct att_opt opts[] = {
-		{ "channel", "SOCK", &channel, true,
-		  "the agent's channel: a unix socket (QEMU's chardev)" },
+		ATT_OPT_CHANNEL(&channel),
 		{ "out", "DIR", &out, true,
 		  "where the answer's fields go, one file each" },
 		{ "timeout", "SECONDS", &timeout_s, false,
 		  "how long to wait for the guest (default 300)" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	const uint8_t *vals[ATT_MSG_FIELDS] = { NULL };
 	size_t lens[ATT_MSG_FIELDS];

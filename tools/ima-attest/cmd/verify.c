@@ -121,9 +121,8 @@ int cmd_verify(int argc, char **argv)
 {
 	const char *dir, *msgf, *sigf, *pcrf, *nonce, *logf, *listf, *html, *rounds;
 	const struct att_opt opts[] = {
-		{ "enrolled", "DIR", &dir, true,
-		  "the enrollment directory (enroll's or activate's --out)" },
-		{ "quote", "MSG", &msgf, true, "TPMS_ATTEST (tpm2_quote -m)" },
+		ATT_OPT_ENROLLED(&dir),
+		ATT_OPT_QUOTE(&msgf),
 		{ "quote-sig", "SIG", &sigf, true,
 		  "its signature (tpm2_quote -s: TPMT_SIGNATURE or plain)" },
 		{ "quote-pcrs", "VALUES", &pcrf, true,
@@ -138,7 +137,7 @@ int cmd_verify(int argc, char **argv)
 		  "also write the result as one self-contained HTML page" },
 		{ "rounds", "JSONL", &rounds, false,
 		  "with --html: the rounds `ima-attest poll --record` wrote" },
-		{ NULL, NULL, NULL, false, NULL },
+		ATT_OPT_END,
 	};
 	struct att_quote_files qf = { 0 };
 	struct att_verify v = { 0 };

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libFuzzer: TPM2B_PUBLIC / TPMT_PUBLIC parsing, names and the AK checks. */
+/*
+ * libFuzzer: TPM2B_PUBLIC / TPMT_PUBLIC parsing (RSA and ECC), names, the
+ * key made of the area (an ECC point checked on its curve) and the AK
+ * checks.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (att_public_parse(&p, copy, size, pass == 0, err, sizeof(err)))
 			continue;
+		att_pkey_free(att_public_pkey(&p, err, sizeof(err)));
 		n = att_public_name(&p, name, sizeof(name));
 		att_ak_check(&p, name, n < 0 ? 0 : (size_t)n, &rs);
 		att_reasons_free(&rs);

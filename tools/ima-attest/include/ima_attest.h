@@ -34,11 +34,18 @@
 #define ATT_ALG_SHA512		0x000d
 #define ATT_ALG_NULL		0x0010
 #define ATT_ALG_RSASSA		0x0014
+#define ATT_ALG_RSAES		0x0015
 #define ATT_ALG_RSAPSS		0x0016
+#define ATT_ALG_ECDAA		0x001a
 #define ATT_ALG_ECC		0x0023
 #define ATT_ALG_CFB		0x0043
 
 /* TPMA_OBJECT bits */
+/* TPMI_ECC_CURVE */
+#define ATT_ECC_NIST_P256	0x0003
+#define ATT_ECC_NIST_P384	0x0004
+#define ATT_ECC_NIST_P521	0x0005
+
 #define ATT_FIXED_TPM		(1u << 1)
 #define ATT_FIXED_PARENT	(1u << 4)
 #define ATT_SENSITIVE_ORIGIN	(1u << 5)
@@ -50,6 +57,7 @@
 
 #define ATT_MAX_PUBLIC		1024	/* sizeof(TPMT_PUBLIC) bound */
 #define ATT_MAX_RSA		512	/* TPM2B_PUBLIC_KEY_RSA */
+#define ATT_MAX_ECC		66	/* TPM2B_ECC_PARAMETER (P-521) */
 #define ATT_MAX_DIGEST		64
 #define ATT_MAX_NAME		(2 + ATT_MAX_DIGEST)
 #define ATT_REASON_LEN		400	/* one reason, escaped, with the NUL */
@@ -78,7 +86,10 @@ int att_reasons_append(struct att_reasons *to, const struct att_reasons *from,
 		       const char *prefix);
 void att_reasons_free(struct att_reasons *rs);
 
-/* TPMT_PUBLIC of an RSA key (the only type supported) */
+/*
+ * TPMT_PUBLIC of an RSA or an ECC key (the types an EK or AK may have;
+ * AKs must be RSA, att_ak_check).
+ */
 struct att_public {
 	uint16_t type;
 	uint16_t name_alg;
@@ -86,32 +97,50 @@ struct att_public {
 	uint16_t policy_len;
 	uint8_t policy[ATT_MAX_DIGEST];
 	uint16_t sym_alg, sym_bits, sym_mode;	/* TPMT_SYM_DEF_OBJECT */
-	uint16_t scheme, scheme_hash;		/* TPMT_RSA_SCHEME */
+	uint16_t scheme, scheme_hash;		/* TPMT_RSA/ECC_SCHEME */
+	/* RSA: TPMS_RSA_PARMS, TPM2B_PUBLIC_KEY_RSA */
 	uint16_t key_bits;
 	uint32_t exponent;			/* 0 means 65537 */
 	uint16_t mod_len;
 	uint8_t modulus[ATT_MAX_RSA];
+	/* ECC: TPMS_ECC_PARMS, TPMS_ECC_POINT */
+	uint16_t curve;				/* ATT_ECC_* */
+	uint16_t kdf, kdf_hash;			/* TPMT_KDF_SCHEME */
+	uint16_t x_len, y_len;
+	uint8_t x[ATT_MAX_ECC], y[ATT_MAX_ECC];
 	size_t area_len;			/* the TPMT_PUBLIC bytes */
 	uint8_t area[ATT_MAX_PUBLIC];
 };
 
 /*
  * Parse a TPM2B_PUBLIC (tpm2_createak -u, tss format) when tpm2b, else a
- * bare TPMT_PUBLIC; every byte must be consumed. 0, or -1 with err.
+ * bare TPMT_PUBLIC, of an RSA or ECC key; every byte must be consumed.
+ * An ECC point is not checked to be on its curve here (att_public_pkey
+ * does). 0, or -1 with err.
  */
 int att_public_parse(struct att_public *pub, const uint8_t *buf, size_t len,
 		     bool tpm2b, char *err, size_t errlen);
+/*
+ * The OpenSSL digest (const EVP_MD *) of a TPM hash algorithm (sha1,
+ * sha256, sha384, sha512), or NULL.
+ */
+const void *att_md(uint16_t alg);
 /* nameAlg || H_nameAlg(TPMT_PUBLIC); returns the length or -1. */
 int att_public_name(const struct att_public *pub, uint8_t *name,
 		    size_t namemax);
-/* The key as an EVP_PKEY * (void * keeps OpenSSL out of the header). */
+/*
+ * The key as an EVP_PKEY * (void * keeps OpenSSL out of the header): RSA,
+ * or ECC on NIST P-256, P-384 or P-521 with the point on its curve.
+ */
+/* OpenSSL's name of a TPM curve ("P-256") and its field bytes, or NULL */
+const char *att_curve(uint16_t curve, size_t *bytes);
 void *att_public_pkey(const struct att_public *pub, char *err, size_t errlen);
 void att_pkey_free(void *pkey);
 /* The key as PEM (SubjectPublicKeyInfo) in path; 0 or -1. */
 int att_pkey_write_pem(void *pkey, const char *path);
 
 /*
- * The AK checks: an RSA restricted signing key that never left the TPM
+ * The AK checks: an RSA (not ECC) restricted signing key that never left the TPM
  * (fixedTPM, fixedParent, sensitiveDataOrigin, restricted, sign, not
  * decrypt, a signing scheme with a hash), and name = the name recomputed
  * from the public area. Each failed check adds a reason; returns the
@@ -124,10 +153,12 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
  * The EK checks: the certificate (DER) chains to a CA in ca_file, through
  * the certificates in chain_file (may be NULL), and certifies an EK
  * (extended key usage tcg-kp-EKCertificate, not a CA, key usage if any
- * with keyEncipherment); the EK public area is a
- * restricted decryption key with the template MakeCredential needs
- * (RSA, AES-128-CFB, sha256 name); its modulus and exponent are the
- * certificate's. Returns the number of reasons added.
+ * with keyEncipherment for RSA, keyAgreement for ECC); the EK public area
+ * is a restricted decryption key with the template MakeCredential needs:
+ * RSA with AES-128-CFB and a sha256 name, or ECC with the TCG default EK
+ * template of its curve (NIST P-256: the low range's; NIST P-384: the
+ * high range's), each field of it; its key is the certificate's. Returns
+ * the number of reasons added.
  */
 int att_ek_check(const uint8_t *cert, size_t cert_len, const char *ca_file,
 		 const char *chain_file, const struct att_public *ek,
@@ -151,7 +182,10 @@ int att_ca_check(const char *ca_file, const char *chain_file, char *err,
 		 size_t errlen);
 
 /*
- * TPM2_MakeCredential for ek over (secret, name): writes the credential
+ * TPM2_MakeCredential for ek over (secret, name), the seed protected by
+ * RSA-OAEP (an RSA EK) or by ECDH with an ephemeral key on the EK's curve
+ * (an ECC EK; encryptedSecret the ephemeral point); the symmetric key,
+ * HMAC and seed size of the EK's nameAlg and symmetric. Writes the credential
  * in tpm2-tools' file format (tpm2_activatecredential -i): magic
  * 0xBADCC0DE, version 1, TPM2B_ID_OBJECT, TPM2B_ENCRYPTED_SECRET.
  * Returns the bytes written into out, or -1 with err.
@@ -160,7 +194,14 @@ long att_make_credential(const struct att_public *ek, const uint8_t *secret,
 			 size_t secret_len, const uint8_t *name,
 			 size_t name_len, uint8_t *out, size_t outmax,
 			 char *err, size_t errlen);
-/* KDFa (TPM 2.0 part 1, 11.4.10.2) with HMAC-hash; 0 or -1. */
+/*
+ * KDFa (TPM 2.0 part 1, 11.4.10.2) with HMAC-hash and KDFe (11.4.10.3,
+ * SP800-56A's one-step KDF with hash; u and v the parties' x coordinates)
+ * for sha256, sha384 and sha512; 0 or -1.
+ */
+int att_kdfe(uint16_t hash, const uint8_t *z, size_t z_len,
+	     const char *label, const uint8_t *u, size_t u_len,
+	     const uint8_t *v, size_t v_len, uint8_t *out, size_t bits);
 int att_kdfa(uint16_t hash, const uint8_t *key, size_t key_len,
 	     const char *label, const uint8_t *u, size_t u_len,
 	     const uint8_t *v, size_t v_len, uint8_t *out, size_t bits);

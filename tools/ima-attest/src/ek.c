@@ -104,11 +104,94 @@ out:
 	return why ? -1 : 0;
 }
 
+/*
+ * The TCG EK Credential Profile's ECC EK templates accepted, the ones
+ * TPMs ship certified. The certificate binds only the key; an ECC EK area
+ * must also be its curve's template field for field, as the certified EK
+ * is: a restricted decryption key of the endorsement hierarchy, whose
+ * nameAlg and symmetric are the ones MakeCredential uses. Low range L-2
+ * (certificate at NV 0x01c0000a): NIST P-256, sha256, PolicyA, AES-128;
+ * high range H-3 (0x01c00016, what swtpm certifies): NIST P-384, sha384,
+ * PolicyB, AES-256, userWithAuth. Both: scheme and KDF NULL, CFB.
+ */
+struct ecc_template {
+	uint16_t curve, name_alg, sym_bits;
+	uint32_t attrs;
+	const char *what;
+	uint8_t policy_len;
+	uint8_t policy[48];
+};
+
+static const struct ecc_template ecc_templates[] = {
+	{ ATT_ECC_NIST_P256, ATT_ALG_SHA256, 128, 0x000300b2,
+	  "NIST P-256 (TCG default EK template, low range)", 32,
+	  { 0x83, 0x71, 0x97, 0x67, 0x44, 0x84, 0xb3, 0xf8, 0x1a, 0x90, 0xcc,
+	    0x8d, 0x46, 0xa5, 0xd7, 0x24, 0xfd, 0x52, 0xd7, 0x6e, 0x06, 0x52,
+	    0x0b, 0x64, 0xf2, 0xa1, 0xda, 0x1b, 0x33, 0x14, 0x69, 0xaa } },
+	{ ATT_ECC_NIST_P384, ATT_ALG_SHA384, 256, 0x000300f2,
+	  "NIST P-384 (TCG EK template H-3, high range)", 48,
+	  { 0xb2, 0x6e, 0x7d, 0x28, 0xd1, 0x1a, 0x50, 0xbc, 0x53, 0xd8, 0x82,
+	    0xbc, 0xf5, 0xfd, 0x3a, 0x1a, 0x07, 0x41, 0x48, 0xbb, 0x35, 0xd3,
+	    0xb4, 0xe4, 0xcb, 0x1c, 0x0a, 0xd9, 0xbd, 0xe4, 0x19, 0xca, 0xcb,
+	    0x47, 0xba, 0x09, 0x69, 0x96, 0x46, 0x15, 0x0f, 0x9f, 0xc0, 0x00,
+	    0xf3, 0xf8, 0x0e, 0x12 } },
+};
+
+/* Each field of an ECC EK's area against its curve's template: a reason each */
+static void ek_template_ecc(const struct att_public *ek, struct att_reasons *rs)
+{
+	const struct ecc_template *t = NULL;
+	size_t i, fb;
+
+	for (i = 0; i < sizeof(ecc_templates) / sizeof(ecc_templates[0]); i++)
+		if (ecc_templates[i].curve == ek->curve)
+			t = &ecc_templates[i];
+	if (!t) {
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK curve 0x%04x: no TCG EK template supported for it (NIST P-256 low range, NIST P-384 high range)",
+			   ek->curve);
+		return;
+	}
+	if (ek->attrs != t->attrs)
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK objectAttributes 0x%08x, not the template's 0x%08x (%s)",
+			   ek->attrs, t->attrs, t->what);
+	if (ek->name_alg != t->name_alg)
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK nameAlg 0x%04x, not the template's 0x%04x (%s)",
+			   ek->name_alg, t->name_alg, t->what);
+	if (ek->policy_len != t->policy_len ||
+	    memcmp(ek->policy, t->policy, t->policy_len))
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK authPolicy (%u bytes) is not the template's (%s)",
+			   ek->policy_len, t->what);
+	if (ek->sym_alg != ATT_ALG_AES || ek->sym_bits != t->sym_bits ||
+	    ek->sym_mode != ATT_ALG_CFB)
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK symmetric 0x%04x/%u/0x%04x, not the template's AES-%u-CFB (%s)",
+			   ek->sym_alg, ek->sym_bits, ek->sym_mode,
+			   t->sym_bits, t->what);
+	if (ek->scheme != ATT_ALG_NULL)
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK scheme 0x%04x, not the template's NULL (%s)",
+			   ek->scheme, t->what);
+	if (ek->kdf != ATT_ALG_NULL)
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK kdf 0x%04x, not the template's NULL (%s)",
+			   ek->kdf, t->what);
+	att_curve(ek->curve, &fb);
+	if (ek->x_len != fb || ek->y_len != fb)
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK point of %u and %u bytes, not the curve's %zu",
+			   ek->x_len, ek->y_len, fb);
+}
+
 static void ek_template(const struct att_public *ek, struct att_reasons *rs)
 {
 	uint32_t need = ATT_RESTRICTED | ATT_DECRYPT | ATT_FIXED_TPM |
 			ATT_FIXED_PARENT | ATT_SENSITIVE_ORIGIN;
 
+	if (ek->type == ATT_ALG_ECC) {
+		ek_template_ecc(ek, rs);
+		return;
+	}
+	if (ek->type != ATT_ALG_RSA) {
+		att_reason(rs, ATT_FC_EK_PUBLIC, "EK key type 0x%04x not supported (RSA or ECC)",
+			   ek->type);
+		return;
+	}
 	if ((ek->attrs & need) != need || (ek->attrs & ATT_SIGN))
 		att_reason(rs, ATT_FC_EK_PUBLIC, "EK objectAttributes 0x%08x: not a restricted decryption key that never left the TPM",
 			   ek->attrs);
@@ -127,10 +210,13 @@ static void ek_template(const struct att_public *ek, struct att_reasons *rs)
  * extended key usage tcg-kp-EKCertificate (2.23.133.8.1), which the TCG
  * EK credential profile and swtpm_localca put in every EK certificate;
  * not a CA; a key usage, if any, that allows keyEncipherment (what an
- * RSA EK does with the credential's seed).
+ * RSA EK does with the credential's seed) or, for an ECC key,
+ * keyAgreement (the ECDH that shares the seed with an ECC EK).
  */
 static void ek_profile(X509 *x, struct att_reasons *rs)
 {
+	EVP_PKEY *key = X509_get0_pubkey(x);
+	bool ecc = key && EVP_PKEY_get_base_id(key) == EVP_PKEY_EC;
 	EXTENDED_KEY_USAGE *eku;
 	ASN1_OBJECT *want;
 	bool found = false;
@@ -150,8 +236,10 @@ static void ek_profile(X509 *x, struct att_reasons *rs)
 	if (X509_check_ca(x))
 		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: it is a CA certificate");
 	if ((X509_get_extension_flags(x) & EXFLAG_KUSAGE) &&
-	    !(X509_get_key_usage(x) & KU_KEY_ENCIPHERMENT))
-		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: its key usage lacks keyEncipherment");
+	    !(X509_get_key_usage(x) &
+	      (ecc ? KU_KEY_AGREEMENT : KU_KEY_ENCIPHERMENT)))
+		att_reason(rs, ATT_FC_EK_CERT, "not an EK certificate: its key usage lacks %s",
+			   ecc ? "keyAgreement (an ECC key)" : "keyEncipherment");
 	ASN1_OBJECT_free(want);
 	EXTENDED_KEY_USAGE_free(eku);
 }

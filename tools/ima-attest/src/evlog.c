@@ -14,9 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "ima_attest.h"
+#include "ima_hash.h"
 
 struct le {
 	const uint8_t *p;
@@ -62,21 +61,6 @@ static int alg_bank(uint16_t alg, uint16_t *size)
 		return IMA_BANK_SHA512;
 	}
 	return -1;
-}
-
-static const EVP_MD *bank_md(int bank)
-{
-	switch (bank) {
-	case IMA_BANK_SHA1:
-		return EVP_sha1();
-	case IMA_BANK_SHA256:
-		return EVP_sha256();
-	case IMA_BANK_SHA384:
-		return EVP_sha384();
-	case IMA_BANK_SHA512:
-		return EVP_sha512();
-	}
-	return NULL;
 }
 
 #define FAIL(...)                                        \
@@ -142,14 +126,13 @@ static int apply(struct att_evlog *ev, uint32_t pcr, uint32_t type,
 	}
 	for (j = 0; j < ev->nbanks; j++) {
 		uint8_t in[2 * ATT_MAX_DIGEST];
-		unsigned int n;
 
 		if (ev->bank[j] < 0)
 			continue;	/* framed, not replayed */
 		memcpy(in, ev->pcr[j][pcr], ev->size[j]);
 		memcpy(in + ev->size[j], dig[j], ev->size[j]);
-		if (!EVP_Digest(in, 2u * ev->size[j], ev->pcr[j][pcr], &n,
-				bank_md(ev->bank[j]), NULL))
+		if (ima_digest(ima_bank_algo(ev->bank[j]), in, 2u * ev->size[j],
+			       ev->pcr[j][pcr]))
 			FAIL("digest failed");
 	}
 	ev->touched |= 1u << pcr;

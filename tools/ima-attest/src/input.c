@@ -16,53 +16,11 @@
 #include "ima_hash.h"
 #include "ima_log.h"
 #include "ima_quote.h"
+#include "ima_text.h"
 
 uint8_t *att_slurp(const char *path, size_t max, size_t *len)
 {
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			uint8_t *nb;
-
-			if (cap >= max) {
-				errno = EFBIG;
-				goto fail;
-			}
-			cap = cap ? cap * 2 : 4096;
-			if (cap > max)
-				cap = max;
-			nb = realloc(buf, cap + 1);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (!buf)
-		buf = calloc(1, 1);
-	*len = n;
-	return buf;
-fail:
-	saved = errno;
-	close(fd);
-	free(buf);
-	errno = saved;
-	return NULL;
+	return (uint8_t *)ima_read_file(path, max, len, NULL, 0);
 }
 
 int att_nonce_parse(const char *hex, uint8_t *out, size_t max, size_t *len)

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * TPMT_PUBLIC of RSA keys (TPM 2.0 part 2, 12.2.4): parse, name, OpenSSL
- * key, and the attribute checks an attestation key must pass.
+ * TPMT_PUBLIC of RSA and ECC keys (TPM 2.0 part 2, 12.2.4): parse, name,
+ * OpenSSL key, and the attribute checks an attestation key must pass.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
@@ -62,7 +63,7 @@ static bool getbuf(struct be *b, uint8_t *out, size_t n)
 	return true;
 }
 
-static const EVP_MD *att_md(uint16_t alg)
+const void *att_md(uint16_t alg)
 {
 	switch (alg) {
 	case ATT_ALG_SHA1:
@@ -75,6 +76,84 @@ static const EVP_MD *att_md(uint16_t alg)
 		return EVP_sha512();
 	}
 	return NULL;
+}
+
+/* TPMT_SYM_DEF_OBJECT: the algorithm, then its key bits and mode */
+static void parse_sym(struct att_public *pub, struct be *b)
+{
+	pub->sym_alg = get16(b);
+	if (pub->sym_alg != ATT_ALG_NULL) {
+		pub->sym_bits = get16(b);
+		pub->sym_mode = get16(b);
+	}
+}
+
+/* TPMS_RSA_PARMS and TPM2B_PUBLIC_KEY_RSA; b->bad when truncated */
+static int parse_rsa(struct att_public *pub, struct be *b, char *err,
+		     size_t errlen)
+{
+	parse_sym(pub, b);
+	/* TPMT_RSA_SCHEME: every scheme but NULL and RSAES names a hash */
+	pub->scheme = get16(b);
+	if (pub->scheme != ATT_ALG_NULL && pub->scheme != ATT_ALG_RSAES)
+		pub->scheme_hash = get16(b);
+	pub->key_bits = get16(b);
+	pub->exponent = get32(b);
+	pub->mod_len = get16(b);
+	if (b->bad)
+		return 0;
+	if (pub->mod_len > ATT_MAX_RSA || pub->mod_len == 0) {
+		snprintf(err, errlen, "RSA modulus of %u bytes (1-%d)",
+			 pub->mod_len, ATT_MAX_RSA);
+		return -1;
+	}
+	if (pub->mod_len * 8u != pub->key_bits) {
+		snprintf(err, errlen, "RSA modulus of %u bytes for keyBits %u",
+			 pub->mod_len, pub->key_bits);
+		return -1;
+	}
+	getbuf(b, pub->modulus, pub->mod_len);
+	return 0;
+}
+
+/* one TPM2B_ECC_PARAMETER of TPMS_ECC_POINT */
+static int parse_coord(struct be *b, uint8_t *out, uint16_t *len,
+		       const char *what, char *err, size_t errlen)
+{
+	*len = get16(b);
+	if (b->bad)
+		return 0;
+	if (*len > ATT_MAX_ECC || *len == 0) {
+		snprintf(err, errlen, "ECC point's %s of %u bytes (1-%d)", what,
+			 *len, ATT_MAX_ECC);
+		return -1;
+	}
+	getbuf(b, out, *len);
+	return 0;
+}
+
+/*
+ * TPMS_ECC_PARMS (symmetric, TPMT_ECC_SCHEME, curveID, TPMT_KDF_SCHEME)
+ * and TPMS_ECC_POINT; b->bad when truncated
+ */
+static int parse_ecc(struct att_public *pub, struct be *b, char *err,
+		     size_t errlen)
+{
+	parse_sym(pub, b);
+	pub->scheme = get16(b);
+	if (pub->scheme != ATT_ALG_NULL) {
+		pub->scheme_hash = get16(b);
+		if (pub->scheme == ATT_ALG_ECDAA)
+			get16(b);	/* TPMS_SCHEME_ECDAA's count */
+	}
+	pub->curve = get16(b);
+	pub->kdf = get16(b);
+	if (pub->kdf != ATT_ALG_NULL)
+		pub->kdf_hash = get16(b);
+	if (parse_coord(b, pub->x, &pub->x_len, "x", err, errlen) ||
+	    parse_coord(b, pub->y, &pub->y_len, "y", err, errlen))
+		return -1;
+	return 0;
 }
 
 int att_public_parse(struct att_public *pub, const uint8_t *buf, size_t len,
@@ -113,36 +192,22 @@ int att_public_parse(struct att_public *pub, const uint8_t *buf, size_t len,
 	}
 	if (!getbuf(&b, pub->policy, pub->policy_len))
 		goto truncated;
-	if (pub->type != ATT_ALG_RSA) {
+	switch (pub->type) {
+	case ATT_ALG_RSA:
+		if (parse_rsa(pub, &b, err, errlen))
+			return -1;
+		break;
+	case ATT_ALG_ECC:
+		if (parse_ecc(pub, &b, err, errlen))
+			return -1;
+		break;
+	default:
 		snprintf(err, errlen,
-			 "key type 0x%04x not supported (only RSA, 0x0001)",
+			 "key type 0x%04x not supported (only RSA, 0x0001, and ECC, 0x0023)",
 			 pub->type);
 		return -1;
 	}
-	pub->sym_alg = get16(&b);
-	if (pub->sym_alg != ATT_ALG_NULL) {
-		pub->sym_bits = get16(&b);
-		pub->sym_mode = get16(&b);
-	}
-	pub->scheme = get16(&b);
-	if (pub->scheme != ATT_ALG_NULL)
-		pub->scheme_hash = get16(&b);
-	pub->key_bits = get16(&b);
-	pub->exponent = get32(&b);
-	pub->mod_len = get16(&b);
 	if (b.bad)
-		goto truncated;
-	if (pub->mod_len > ATT_MAX_RSA || pub->mod_len == 0) {
-		snprintf(err, errlen, "RSA modulus of %u bytes (1-%d)",
-			 pub->mod_len, ATT_MAX_RSA);
-		return -1;
-	}
-	if (pub->mod_len * 8u != pub->key_bits) {
-		snprintf(err, errlen, "RSA modulus of %u bytes for keyBits %u",
-			 pub->mod_len, pub->key_bits);
-		return -1;
-	}
-	if (!getbuf(&b, pub->modulus, pub->mod_len))
 		goto truncated;
 	if (b.off != len) {
 		snprintf(err, errlen, "%zu bytes after the TPMT_PUBLIC",
@@ -172,7 +237,25 @@ int att_public_name(const struct att_public *pub, uint8_t *name,
 	return (int)(2 + n);
 }
 
-void *att_public_pkey(const struct att_public *pub, char *err, size_t errlen)
+/* OpenSSL's name of a TPM curve and its field's size in bytes, or NULL */
+const char *att_curve(uint16_t curve, size_t *bytes)
+{
+	switch (curve) {
+	case ATT_ECC_NIST_P256:
+		*bytes = 32;
+		return "P-256";
+	case ATT_ECC_NIST_P384:
+		*bytes = 48;
+		return "P-384";
+	case ATT_ECC_NIST_P521:
+		*bytes = 66;
+		return "P-521";
+	}
+	*bytes = 0;
+	return NULL;
+}
+
+static EVP_PKEY *rsa_pkey(const struct att_public *pub)
 {
 	OSSL_PARAM_BLD *bld = NULL;
 	OSSL_PARAM *params = NULL;
@@ -194,13 +277,80 @@ void *att_public_pkey(const struct att_public *pub, char *err, size_t errlen)
 	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
 		pkey = NULL;
 out:
-	if (!pkey)
-		snprintf(err, errlen, "cannot make an RSA key of the public area");
 	EVP_PKEY_CTX_free(ctx);
 	OSSL_PARAM_free(params);
 	OSSL_PARAM_BLD_free(bld);
 	BN_free(n);
 	BN_free(e);
+	return pkey;
+}
+
+/*
+ * The point as an uncompressed SEC1 octet string, each coordinate
+ * left-padded to the field's size; OpenSSL refuses one not on the curve,
+ * and EVP_PKEY_public_check makes sure of it.
+ */
+static EVP_PKEY *ecc_pkey(const struct att_public *pub, const char **why)
+{
+	uint8_t oct[1 + 2 * ATT_MAX_ECC] = { 0x04 };
+	OSSL_PARAM params[3];
+	EVP_PKEY_CTX *ctx = NULL;
+	EVP_PKEY *pkey = NULL;
+	const char *group;
+	size_t fb;
+
+	group = att_curve(pub->curve, &fb);
+	if (!group) {
+		*why = "curve not supported (NIST P-256, P-384, P-521 only)";
+		return NULL;
+	}
+	if (pub->x_len > fb || pub->y_len > fb) {
+		*why = "a coordinate longer than the curve's field";
+		return NULL;
+	}
+	memcpy(oct + 1 + fb - pub->x_len, pub->x, pub->x_len);
+	memcpy(oct + 1 + 2 * fb - pub->y_len, pub->y, pub->y_len);
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
+						     (char *)group, 0);
+	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+						      oct, 1 + 2 * fb);
+	params[2] = OSSL_PARAM_construct_end();
+	ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+	if (!ctx || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		pkey = NULL;
+	EVP_PKEY_CTX_free(ctx);
+	ctx = pkey ? EVP_PKEY_CTX_new(pkey, NULL) : NULL;
+	if (!ctx || EVP_PKEY_public_check(ctx) != 1) {
+		EVP_PKEY_free(pkey);
+		pkey = NULL;
+		*why = "the point is not on the curve";
+	}
+	EVP_PKEY_CTX_free(ctx);
+	return pkey;
+}
+
+void *att_public_pkey(const struct att_public *pub, char *err, size_t errlen)
+{
+	const char *why = "out of memory";
+	EVP_PKEY *pkey = NULL;
+	size_t fb;
+
+	if (pub->type == ATT_ALG_RSA) {
+		pkey = rsa_pkey(pub);
+		if (!pkey)
+			snprintf(err, errlen, "cannot make an RSA key of the public area");
+	} else if (pub->type == ATT_ALG_ECC) {
+		const char *g = att_curve(pub->curve, &fb);
+
+		pkey = ecc_pkey(pub, &why);
+		if (!pkey)
+			snprintf(err, errlen, "cannot make an ECC key of the public area (curve 0x%04x, %s): %s",
+				 pub->curve, g ? g : "unknown", why);
+	} else {
+		snprintf(err, errlen, "key type 0x%04x not supported", pub->type);
+	}
+	ERR_clear_error();
 	return pkey;
 }
 
@@ -241,6 +391,11 @@ int att_ak_check(const struct att_public *ak, const uint8_t *name,
 	int before = rs->n, n;
 	size_t i;
 
+	if (ak->type != ATT_ALG_RSA) {
+		att_reason(rs, ATT_FC_AK_PUBLIC, "AK key type 0x%04x: only RSA AKs (0x0001) are supported",
+			   ak->type);
+		return rs->n - before;
+	}
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		bool set = ak->attrs & want[i].bit;
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
 #include "util.h"
 
 /* a challenge over secret (32 bytes 0x5e) for the AK of tests/data/ak.tpm2b */
@@ -154,13 +155,7 @@ static void test_only_of_a_challenge(void **state)
 	assert_int_equal(att_challenge_of(&c, &e, &rec), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip_and_answer),
-		cmocka_unit_test(test_refused_forms),
-		cmocka_unit_test(test_only_of_a_challenge),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_round_trip_and_answer),
+	cmocka_unit_test(test_refused_forms),
+	cmocka_unit_test(test_only_of_a_challenge))

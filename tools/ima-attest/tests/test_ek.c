@@ -10,6 +10,12 @@
  * private key in software; presented as an EK with the EK attributes
  * claimed, it would let the holder answer the credential challenge in
  * software and enroll a software AK.
+ *
+ * ECC EKs: an area with the TCG template of its curve (NIST P-256, low
+ * range; NIST P-384, high range H-3, what swtpm certifies) and a
+ * certificate with keyAgreement passes, and swtpm's own P-384 EK and
+ * certificate (tests/data/ek-ecc-*) do; each field of the template
+ * changed, another key, a point off the curve are each one reason.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,14 +25,17 @@
 
 #include <cmocka.h>
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
+#include "util.h"
 
-static EVP_PKEY *ca_key, *other_ca_key, *ek_key;
+static EVP_PKEY *ca_key, *other_ca_key, *ek_key, *p256, *p256b, *p384, *p521;
 static X509 *ca_cert, *other_ca_cert;
 static char ca_file[] = "/tmp/test_ek_ca_XXXXXX";
 static struct att_public ek;
@@ -126,7 +135,12 @@ static int setup(void **state)
 	ca_key = rsa_key();
 	other_ca_key = rsa_key();
 	ek_key = rsa_key();
-	if (!ca_key || !other_ca_key || !ek_key)
+	p256 = EVP_EC_gen("P-256");
+	p256b = EVP_EC_gen("P-256");
+	p384 = EVP_EC_gen("P-384");
+	p521 = EVP_EC_gen("P-521");
+	if (!ca_key || !other_ca_key || !ek_key || !p256 || !p256b || !p384 ||
+	    !p521)
 		return -1;
 	ca_cert = make_ca(ca_key, "test manufacturer CA");
 	other_ca_cert = make_ca(other_ca_key, "another CA");
@@ -149,39 +163,40 @@ static int teardown(void **state)
 	EVP_PKEY_free(ca_key);
 	EVP_PKEY_free(other_ca_key);
 	EVP_PKEY_free(ek_key);
+	EVP_PKEY_free(p256);
+	EVP_PKEY_free(p256b);
+	EVP_PKEY_free(p384);
+	EVP_PKEY_free(p521);
 	return 0;
 }
 
 /*
- * Check a certificate for the EK made with these extensions by the CA
- * (or another one); returns the reasons.
+ * Check a certificate for key made with these extensions by the CA (or
+ * another one), with pub as the EK public area; returns the reasons.
  */
-static struct att_reasons check(X509 *issuer, EVP_PKEY *issuer_key,
-				const int *nids, const char *const *values)
+static struct att_reasons check_key(EVP_PKEY *key, const struct att_public *pub,
+				    X509 *issuer, EVP_PKEY *issuer_key,
+				    const int *nids, const char *const *values)
 {
 	struct att_reasons rs = { 0 };
 	unsigned char *der = NULL;
 	X509 *x;
 	int len;
 
-	x = make_cert(ek_key, "EK", issuer, issuer_key, nids, values);
+	x = make_cert(key, "EK", issuer, issuer_key, nids, values);
 	assert_non_null(x);
 	len = i2d_X509(x, &der);
 	assert_true(len > 0);
-	att_ek_check(der, (size_t)len, ca_file, NULL, &ek, &rs);
+	att_ek_check(der, (size_t)len, ca_file, NULL, pub, &rs);
 	OPENSSL_free(der);
 	X509_free(x);
 	return rs;
 }
 
-static bool has_reason(const struct att_reasons *rs, const char *text)
+static struct att_reasons check(X509 *issuer, EVP_PKEY *issuer_key,
+				const int *nids, const char *const *values)
 {
-	int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (strstr(rs->r[i], text))
-			return true;
-	return false;
+	return check_key(ek_key, &ek, issuer, issuer_key, nids, values);
 }
 
 static void print_reasons(const struct att_reasons *rs)
@@ -190,6 +205,22 @@ static void print_reasons(const struct att_reasons *rs)
 
 	for (i = 0; i < rs->n; i++)
 		print_message("# reason: %s\n", rs->r[i]);
+}
+
+/*
+ * check()'s reasons for a certificate of these extensions by issuer: none
+ * when want is NULL, else one, and it contains want.
+ */
+static void expect(X509 *issuer, EVP_PKEY *issuer_key, const int *nids,
+		   const char *const *values, const char *want)
+{
+	struct att_reasons rs = check(issuer, issuer_key, nids, values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, want ? 1 : 0);
+	if (want)
+		assert_true(has_reason(&rs, want));
+	att_reasons_free(&rs);
 }
 
 /* what swtpm_localca writes: EKU tcg-kp-EKCertificate, keyEncipherment */
@@ -201,22 +232,14 @@ static const char *const ek_values[] = { "2.23.133.8.1",
 
 static void test_ek_cert_genuine(void **state)
 {
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, ek_values);
-
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 0);
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, ek_values, NULL);
 }
 
 /* without extensions at all: only the chain and key would say EK */
 static void test_ek_cert_no_extensions(void **state)
 {
-	struct att_reasons rs = check(ca_cert, ca_key, NULL, NULL);
-
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: no extended key usage"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, NULL, NULL,
+	       "not an EK certificate: no extended key usage");
 }
 
 /* a TLS server certificate of the same CA, keyEncipherment and all */
@@ -225,12 +248,9 @@ static void test_ek_cert_server_auth(void **state)
 	static const char *const values[] = { "serverAuth,clientAuth",
 					      "critical,keyEncipherment",
 					      "critical,CA:FALSE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "not an EK certificate: its extended key usage lacks tcg-kp-EKCertificate (2.23.133.8.1)");
 }
 
 /* the EK purpose, but a CA: a sub-CA's own key is no TPM's */
@@ -239,12 +259,9 @@ static void test_ek_cert_is_ca(void **state)
 	static const char *const values[] = { "2.23.133.8.1",
 					      "critical,keyEncipherment,keyCertSign",
 					      "critical,CA:TRUE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: it is a CA certificate"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "not an EK certificate: it is a CA certificate");
 }
 
 /* the EK purpose, but a signing key's usage */
@@ -253,12 +270,9 @@ static void test_ek_cert_signing_usage(void **state)
 	static const char *const values[] = { "2.23.133.8.1",
 					      "critical,digitalSignature",
 					      "critical,CA:FALSE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "not an EK certificate: its key usage lacks keyEncipherment"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "not an EK certificate: its key usage lacks keyEncipherment");
 }
 
 /* EKU anyExtendedKeyUsage names no purpose in particular */
@@ -267,24 +281,16 @@ static void test_ek_cert_any_eku(void **state)
 	static const char *const values[] = { "anyExtendedKeyUsage",
 					      "critical,keyEncipherment",
 					      "critical,CA:FALSE" };
-	struct att_reasons rs = check(ca_cert, ca_key, ek_nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "lacks tcg-kp-EKCertificate"));
-	att_reasons_free(&rs);
+	expect(ca_cert, ca_key, ek_nids, values,
+	       "lacks tcg-kp-EKCertificate");
 }
 
 /* the profile is right, the CA is not the trusted one */
 static void test_ek_cert_other_ca(void **state)
 {
-	struct att_reasons rs = check(other_ca_cert, other_ca_key, ek_nids,
-				      ek_values);
-
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "does not chain to the manufacturer CA"));
-	att_reasons_free(&rs);
+	expect(other_ca_cert, other_ca_key, ek_nids, ek_values,
+	       "does not chain to the manufacturer CA");
 }
 
 /* the profile is right, the EK public area is another key */
@@ -302,18 +308,143 @@ static void test_ek_cert_other_key(void **state)
 	att_reasons_free(&rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ek_cert_genuine),
-		cmocka_unit_test(test_ek_cert_no_extensions),
-		cmocka_unit_test(test_ek_cert_server_auth),
-		cmocka_unit_test(test_ek_cert_is_ca),
-		cmocka_unit_test(test_ek_cert_signing_usage),
-		cmocka_unit_test(test_ek_cert_any_eku),
-		cmocka_unit_test(test_ek_cert_other_ca),
-		cmocka_unit_test(test_ek_cert_other_key),
-	};
+/* --- ECC EKs ---------------------------------------------------------- */
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+/* what swtpm_localca writes for an ECC EK: keyAgreement */
+static const char *const ecc_values[] = { "2.23.133.8.1",
+					  "critical,keyAgreement",
+					  "critical,CA:FALSE" };
+
+/* certificate of key, area pub: no reason when want is NULL, else one */
+static void expect_ecc(EVP_PKEY *key, const struct att_public *pub,
+		       const char *const *values, const char *want)
+{
+	struct att_reasons rs = check_key(key, pub, ca_cert, ca_key, ek_nids,
+					  values);
+
+	print_reasons(&rs);
+	assert_int_equal(rs.n, want ? 1 : 0);
+	if (want)
+		assert_true(has_reason(&rs, want));
+	att_reasons_free(&rs);
 }
+
+static void test_ecc_ek_genuine(void **state)
+{
+	struct att_public pub;
+
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	expect_ecc(p256, &pub, ecc_values, NULL);
+	assert_int_equal(ecc_public(p384, ATT_ECC_NIST_P384, &pub), 0);
+	expect_ecc(p384, &pub, ecc_values, NULL);
+}
+
+/* swtpm 0.7's P-384 EK (H-3) and the certificate swtpm_localca issued */
+static void test_ecc_ek_swtpm(void **state)
+{
+	struct att_reasons rs = { 0 };
+	struct att_public pub;
+	unsigned char *area, *cert;
+	size_t alen, clen;
+	char err[160], ca[512], chain[512];
+
+	area = fixture("ek-ecc-p384.tpm2b", &alen);
+	cert = fixture("ek-ecc-p384-cert.der", &clen);
+	assert_non_null(area);
+	assert_non_null(cert);
+	assert_int_equal(att_public_parse(&pub, area, alen, true, err, sizeof(err)), 0);
+	snprintf(ca, sizeof(ca), "%s/ek-ecc-ca.pem", DATA_DIR);
+	snprintf(chain, sizeof(chain), "%s/ek-ecc-chain.pem", DATA_DIR);
+	att_ek_check(cert, clen, ca, chain, &pub, &rs);
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 0);
+	/* the same certificate with the low range P-256 EK of that TPM */
+	free(area);
+	area = fixture("ek-ecc-p256.tpm2b", &alen);
+	assert_non_null(area);
+	assert_int_equal(att_public_parse(&pub, area, alen, true, err, sizeof(err)), 0);
+	att_ek_check(cert, clen, ca, chain, &pub, &rs);
+	print_reasons(&rs);
+	assert_int_equal(rs.n, 1);
+	assert_true(has_reason(&rs, "EK public key does not match its certificate"));
+	att_reasons_free(&rs);
+	free(area);
+	free(cert);
+}
+
+/* each field of the template changed: one reason, naming it */
+static void test_ecc_ek_template(void **state)
+{
+	struct att_public pub;
+
+	/* a curve with no template here */
+	assert_int_equal(ecc_public(p521, ATT_ECC_NIST_P521, &pub), 0);
+	expect_ecc(p521, &pub, ecc_values,
+		   "EK curve 0x0005: no TCG EK template supported for it");
+	/* P-256 with the high range's userWithAuth */
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	pub.attrs |= ATT_USER_WITH_AUTH;
+	expect_ecc(p256, &pub, ecc_values,
+		   "EK objectAttributes 0x000300f2, not the template's 0x000300b2");
+	/* a decryption key that can sign, not restricted */
+	assert_int_equal(ecc_public(p384, ATT_ECC_NIST_P384, &pub), 0);
+	pub.attrs = (pub.attrs | ATT_SIGN) & ~ATT_RESTRICTED;
+	expect_ecc(p384, &pub, ecc_values,
+		   "EK objectAttributes 0x000600f2, not the template's 0x000300f2");
+	/* another policy */
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	pub.policy[0] ^= 0x01;
+	expect_ecc(p256, &pub, ecc_values, "EK authPolicy (32 bytes) is not the template's");
+	assert_int_equal(ecc_public(p384, ATT_ECC_NIST_P384, &pub), 0);
+	pub.policy_len = 0;
+	expect_ecc(p384, &pub, ecc_values, "EK authPolicy (0 bytes) is not the template's");
+	/* AES-128 on the P-384 EK */
+	assert_int_equal(ecc_public(p384, ATT_ECC_NIST_P384, &pub), 0);
+	pub.sym_bits = 128;
+	expect_ecc(p384, &pub, ecc_values,
+		   "EK symmetric 0x0006/128/0x0043, not the template's AES-256-CFB");
+	/* a sha256 name on the P-384 EK */
+	assert_int_equal(ecc_public(p384, ATT_ECC_NIST_P384, &pub), 0);
+	pub.name_alg = ATT_ALG_SHA256;
+	expect_ecc(p384, &pub, ecc_values, "EK nameAlg 0x000b, not the template's 0x000c");
+	/* a scheme (ECDH), a KDF (KDF1_SP800_108) */
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	pub.scheme = 0x0019;
+	expect_ecc(p256, &pub, ecc_values, "EK scheme 0x0019, not the template's NULL");
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	pub.kdf = 0x0022;
+	expect_ecc(p256, &pub, ecc_values, "EK kdf 0x0022, not the template's NULL");
+}
+
+static void test_ecc_ek_key(void **state)
+{
+	struct att_public pub;
+
+	/* the area of another P-256 key than the certified one */
+	assert_int_equal(ecc_public(p256b, ATT_ECC_NIST_P256, &pub), 0);
+	expect_ecc(p256, &pub, ecc_values, "EK public key does not match its certificate");
+	/* the certified key's x with y changed: off the curve */
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	pub.y[31] ^= 0x01;
+	expect_ecc(p256, &pub, ecc_values, "not on the curve");
+	/* an RSA EK's certificate for an ECC area */
+	assert_int_equal(ecc_public(p256, ATT_ECC_NIST_P256, &pub), 0);
+	expect_ecc(ek_key, &pub, ek_values, "EK public key does not match its certificate");
+	/* an ECC certificate whose key usage is an RSA EK's */
+	expect_ecc(p256, &pub, ek_values,
+		   "not an EK certificate: its key usage lacks keyAgreement");
+}
+
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_ek_cert_genuine),
+	cmocka_unit_test(test_ek_cert_no_extensions),
+	cmocka_unit_test(test_ek_cert_server_auth),
+	cmocka_unit_test(test_ek_cert_is_ca),
+	cmocka_unit_test(test_ek_cert_signing_usage),
+	cmocka_unit_test(test_ek_cert_any_eku),
+	cmocka_unit_test(test_ek_cert_other_ca),
+	cmocka_unit_test(test_ek_cert_other_key),
+	cmocka_unit_test(test_ecc_ek_genuine),
+	cmocka_unit_test(test_ecc_ek_swtpm),
+	cmocka_unit_test(test_ecc_ek_template),
+	cmocka_unit_test(test_ecc_ek_key))

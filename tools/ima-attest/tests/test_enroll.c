@@ -21,6 +21,8 @@
 #include <openssl/pem.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
+#include "util.h"
 
 static int parse(struct att_msg *m, const char *s)
 {
@@ -179,16 +181,6 @@ static int check(const char *boot, struct att_reasons *rs)
 	return st;
 }
 
-static bool has(const struct att_reasons *rs, const char *text)
-{
-	int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (strstr(rs->r[i], text))
-			return true;
-	return false;
-}
-
 /*
  * The record names what an enrollment proved and is read back field by
  * field: never by a "PASS" prefix (before, any file whose first line
@@ -264,7 +256,7 @@ static void test_check_fields(void **state)
 	assert_int_equal(check("b", &rs), ATT_ENROLLED);
 	assert_int_equal(check(NULL, &rs), ATT_ENROLLED);
 	assert_int_equal(check("c", &rs), ATT_ENROLL_ABSENT);
-	assert_true(has(&rs, "is boot b's, not boot c's"));
+	assert_true(has_reason(&rs, "is boot b's, not boot c's"));
 	/* ak.pem another key */
 	other = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
 	bio = BIO_new(BIO_s_mem());
@@ -274,26 +266,26 @@ static void test_check_fields(void **state)
 	BIO_free(bio);
 	EVP_PKEY_free(other);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
-	assert_true(has(&rs, "ak.pem is not the AK of"));
+	assert_true(has_reason(&rs, "ak.pem is not the AK of"));
 	/* ak.pub another AK than the one named */
 	enrolled_dir(&rec, "b");
 	rec.ak_name[5] ^= 1;
 	n = att_enrollment_format(&rec, text, sizeof(text));
 	put_file(ATT_RECORD, text, n);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
-	assert_true(has(&rs, "AK name does not match its public area"));
+	assert_true(has_reason(&rs, "AK name does not match its public area"));
 	/* ek-cert.der another certificate than the one checked */
 	enrolled_dir(&rec, "b");
 	put_file("ek-cert.der", "another", 7);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
-	assert_true(has(&rs, "ek-cert.der is not the EK certificate"));
+	assert_true(has_reason(&rs, "ek-cert.der is not the EK certificate"));
 	/* a record that is a link to a good one elsewhere */
 	enrolled_dir(&rec, "b");
 	path_of(path, sizeof(path), ATT_RECORD);
 	rename(path, "/tmp/test_enroll-record");
 	assert_int_equal(symlink("/tmp/test_enroll-record", path), 0);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
-	assert_true(has(&rs, "a symbolic link"));
+	assert_true(has_reason(&rs, "a symbolic link"));
 	unlink(path);
 	unlink("/tmp/test_enroll-record");
 	/* a record others can write, a directory others can write */
@@ -301,11 +293,11 @@ static void test_check_fields(void **state)
 	path_of(path, sizeof(path), ATT_RECORD);
 	chmod(path, 0622);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
-	assert_true(has(&rs, "writable by others"));
+	assert_true(has_reason(&rs, "writable by others"));
 	chmod(path, 0600);
 	chmod(dir, 0777);
 	assert_int_equal(check("b", &rs), ATT_ENROLL_REFUSED);
-	assert_true(has(&rs, "writable by others (mode 0777)"));
+	assert_true(has_reason(&rs, "writable by others (mode 0777)"));
 	chmod(dir, 0700);
 	/* a refused record, and none at all */
 	rec.trusted = false;
@@ -364,15 +356,9 @@ static void test_store_links(void **state)
 	remove_dir();
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_failed_why_escaped),
-		cmocka_unit_test(test_record_round_trip),
-		cmocka_unit_test(test_record_refused_forms),
-		cmocka_unit_test(test_check_fields),
-		cmocka_unit_test(test_store_links),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_failed_why_escaped),
+	cmocka_unit_test(test_record_round_trip),
+	cmocka_unit_test(test_record_refused_forms),
+	cmocka_unit_test(test_check_fields),
+	cmocka_unit_test(test_store_links))

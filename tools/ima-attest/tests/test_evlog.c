@@ -16,6 +16,8 @@
 
 #include "ima_attest.h"
 #include "ima_hash.h"
+#include "testbuf.h"
+#include "unit_main.h"
 #include "util.h"
 
 static void test_real_log_matches_tpm2_eventlog(void **state)
@@ -52,73 +54,48 @@ static void test_real_log_matches_tpm2_eventlog(void **state)
 	free(pcrs);
 }
 
-/* a log builder: Spec ID with sha1 and sha256, then events */
-struct lb {
-	unsigned char b[4096];
-	size_t n;
-};
-
-static void put(struct lb *l, const void *p, size_t n)
-{
-	memcpy(l->b + l->n, p, n);
-	l->n += n;
-}
-
-static void u32(struct lb *l, uint32_t v)
-{
-	unsigned char x[4] = { v, v >> 8, v >> 16, v >> 24 };
-
-	put(l, x, 4);
-}
-
-static void u16(struct lb *l, uint16_t v)
-{
-	unsigned char x[2] = { v, v >> 8 };
-
-	put(l, x, 2);
-}
-
-static void spec(struct lb *l)
+/* a log builder (testbuf.h): Spec ID with sha1 and sha256, then events */
+static void spec(struct buf *l)
 {
 	static const unsigned char zero[20];
 
 	l->n = 0;
-	u32(l, 0);
-	u32(l, ATT_EV_NO_ACTION);
+	put32(l, 0);
+	put32(l, ATT_EV_NO_ACTION);
 	put(l, zero, 20);
-	u32(l, 16 + 4 + 4 + 4 + 8 + 1);
+	put32(l, 16 + 4 + 4 + 4 + 8 + 1);
 	put(l, "Spec ID Event03", 16);
-	u32(l, 0);			/* platformClass */
+	put32(l, 0);			/* platformClass */
 	put(l, "\x00\x02\x00\x02", 4);	/* minor, major, errata, uintnSize */
-	u32(l, 2);
-	u16(l, ATT_ALG_SHA1);
-	u16(l, 20);
-	u16(l, ATT_ALG_SHA256);
-	u16(l, 32);
+	put32(l, 2);
+	put16(l, ATT_ALG_SHA1);
+	put16(l, 20);
+	put16(l, ATT_ALG_SHA256);
+	put16(l, 32);
 	put(l, "", 1);			/* vendorInfoSize 0 */
 }
 
-static void event(struct lb *l, uint32_t pcr, uint32_t type, unsigned char fill,
+static void event(struct buf *l, uint32_t pcr, uint32_t type, unsigned char fill,
 		  const void *data, uint32_t size)
 {
 	unsigned char d[32];
 
 	memset(d, fill, sizeof(d));
-	u32(l, pcr);
-	u32(l, type);
-	u32(l, 2);
-	u16(l, ATT_ALG_SHA1);
+	put32(l, pcr);
+	put32(l, type);
+	put32(l, 2);
+	put16(l, ATT_ALG_SHA1);
 	put(l, d, 20);
-	u16(l, ATT_ALG_SHA256);
+	put16(l, ATT_ALG_SHA256);
 	put(l, d, 32);
-	u32(l, size);
+	put32(l, size);
 	put(l, data, size);
 }
 
 static void test_replay_and_locality(void **state)
 {
 	struct att_evlog ev;
-	struct lb l;
+	struct buf l = { .n = 0 };
 	unsigned char in[64], want[32];
 	unsigned int n;
 	char err[200];
@@ -127,7 +104,7 @@ static void test_replay_and_locality(void **state)
 	event(&l, 0, ATT_EV_NO_ACTION, 0, "StartupLocality\0\x03", 17);
 	event(&l, 0, 8, 0xab, "x", 1);
 	event(&l, 5, 4, 0xcd, "", 0);
-	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
 	assert_int_equal(ev.events, 3);
 	assert_int_equal(ev.locality, 3);
 	assert_int_equal(ev.touched, 1u << 0 | 1u << 5);
@@ -144,19 +121,19 @@ static void test_replay_and_locality(void **state)
 	assert_memory_equal(ev.pcr[1][5], want, 32);
 }
 
-static void expect_refused(const struct lb *l, const char *word)
+static void expect_refused(const struct buf *l, const char *word)
 {
 	struct att_evlog ev;
 	char err[200] = "";
 
-	assert_int_equal(att_evlog_replay(&ev, l->b, l->n, err, sizeof(err)), -1);
+	assert_int_equal(att_evlog_replay(&ev, l->d, l->n, err, sizeof(err)), -1);
 	if (!strstr(err, word))
 		fail_msg("error '%s' does not name '%s'", err, word);
 }
 
 static void test_hostile(void **state)
 {
-	struct lb l, good;
+	struct buf l = { .n = 0 }, good = { .n = 0 };
 	size_t i;
 
 	spec(&good);
@@ -168,52 +145,52 @@ static void test_hostile(void **state)
 
 		if (i == 32 + 37)	/* exactly the Spec ID: a log without events */
 			continue;
-		assert_int_equal(att_evlog_replay(&ev, good.b, i, err, sizeof(err)), -1);
+		assert_int_equal(att_evlog_replay(&ev, good.d, i, err, sizeof(err)), -1);
 	}
 	/*
 	 * without the Spec ID Event03 first the log is read in the SHA1
 	 * format, where these TCG_PCR_EVENT2 records do not frame
 	 */
 	l = good;
-	l.b[4] = 4;
+	l.d[4] = 4;
 	expect_refused(&l, "beyond the end");
 	l = good;
-	memcpy(l.b + 32, "Spec ID Event02", 15);
+	memcpy(l.d + 32, "Spec ID Event02", 15);
 	expect_refused(&l, "beyond the end");
 	/* a digest for fewer banks than the Spec ID lists, or more */
 	l = good;
-	l.b[32 + 37 + 8] = 1;
+	l.d[32 + 37 + 8] = 1;
 	expect_refused(&l, "has no sha256 digest, yet the Spec ID lists the bank");
 	l = good;
-	l.b[32 + 37 + 8] = 3;
+	l.d[32 + 37 + 8] = 3;
 	expect_refused(&l, "carries 3 digests, the Spec ID names 2");
 	/* a digest algorithm the Spec ID does not name */
 	l = good;
-	l.b[32 + 37 + 12] = 0x0c;
+	l.d[32 + 37 + 12] = 0x0c;
 	expect_refused(&l, "not in the Spec ID");
 	/* an event size past the end */
 	l = good;
-	l.b[l.n - 4 - 1] = 0x7f;
+	l.d[l.n - 4 - 1] = 0x7f;
 	expect_refused(&l, "beyond the end");
 	/* PCR 24 */
 	l = good;
-	l.b[32 + 37] = 24;
+	l.d[32 + 37] = 24;
 	expect_refused(&l, "extends PCR 24");
 	/* too many banks, a duplicate bank, a wrong digest size */
 	l = good;
-	l.b[32 + 24] = 9;
+	l.d[32 + 24] = 9;
 	expect_refused(&l, "names 9 algorithms");
 	l = good;
-	l.b[32 + 32] = 0x04;
-	l.b[32 + 33] = 0x00;
-	l.b[32 + 34] = 20;
+	l.d[32 + 32] = 0x04;
+	l.d[32 + 33] = 0x00;
+	l.d[32 + 34] = 20;
 	expect_refused(&l, "twice");
 	l = good;
-	l.b[32 + 30] = 21;
+	l.d[32 + 30] = 21;
 	expect_refused(&l, "digest size of 21");
 	/* vendor info that does not end the event */
 	l = good;
-	l.b[32 + 36] = 5;
+	l.d[32 + 36] = 5;
 	expect_refused(&l, "vendor info");
 }
 
@@ -221,13 +198,13 @@ static void test_hostile(void **state)
 static void test_no_action_any_pcr(void **state)
 {
 	struct att_evlog ev;
-	struct lb l;
+	struct buf l = { .n = 0 };
 	char err[200];
 
 	spec(&l);
 	event(&l, 0xffffffffu, ATT_EV_NO_ACTION, 0, "NvIndexInstance", 15);
 	event(&l, 24, ATT_EV_NO_ACTION, 0, "", 0);
-	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
 	assert_int_equal(ev.events, 2);
 	assert_int_equal(ev.touched, 0);
 	/* an extend of that PCR is refused */
@@ -236,16 +213,16 @@ static void test_no_action_any_pcr(void **state)
 }
 
 /* the SHA1 (TCG 1.2) format: TCG_PCClientPCREvent records only */
-static void sha1_event(struct lb *l, uint32_t pcr, uint32_t type,
+static void sha1_event(struct buf *l, uint32_t pcr, uint32_t type,
 		       unsigned char fill, const void *data, uint32_t size)
 {
 	unsigned char d[20];
 
 	memset(d, fill, sizeof(d));
-	u32(l, pcr);
-	u32(l, type);
+	put32(l, pcr);
+	put32(l, type);
 	put(l, d, 20);
-	u32(l, size);
+	put32(l, size);
 	put(l, data, size);
 }
 
@@ -256,14 +233,14 @@ static void test_sha1_format(void **state)
 	unsigned char in[40], want[20];
 	struct att_evlog ev;
 	unsigned int n;
-	struct lb l = { .n = 0 };
+	struct buf l = { .n = 0 };
 	char err[200];
 
 	sha1_event(&l, 0, 8, 0x11, "crtm", 4);		/* EV_S_CRTM_VERSION */
 	sha1_event(&l, 0xffffffffu, ATT_EV_NO_ACTION, 0, "x", 1);
 	sha1_event(&l, 4, 4, 0x22, "", 0);
 	sha1_event(&l, 4, 4, 0x33, "abc", 3);
-	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
 	assert_true(ev.sha1_log);
 	assert_int_equal(ev.nbanks, 1);
 	assert_int_equal(ev.bank[0], IMA_BANK_SHA1);
@@ -307,12 +284,12 @@ static void test_compare(void **state)
 	struct ima_pcr_values q;
 	struct att_reasons rs = { 0 };
 	struct att_evlog ev;
-	struct lb l;
+	struct buf l = { .n = 0 };
 	char err[200];
 
 	spec(&l);
 	event(&l, 2, 4, 7, "", 0);
-	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
 	att_evlog_values(&ev, &q);
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x3ff;
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
@@ -352,21 +329,21 @@ static void test_compare_unquoted_bank(void **state)
 	struct att_evlog ev;
 	unsigned char in[40];
 	unsigned int n;
-	struct lb l;
+	struct buf l = { .n = 0 };
 	char err[200];
 
 	spec(&l);
-	u32(&l, 2);
-	u32(&l, 4);
-	u32(&l, 2);
-	u16(&l, ATT_ALG_SHA1);
+	put32(&l, 2);
+	put32(&l, 4);
+	put32(&l, 2);
+	put16(&l, ATT_ALG_SHA1);
 	memset(in, 7, 20);
 	put(&l, in, 20);
-	u16(&l, ATT_ALG_SHA256);
+	put16(&l, ATT_ALG_SHA256);
 	memset(in, 0x5a, 32);
 	put(&l, in, 32);
-	u32(&l, 0);
-	assert_int_equal(att_evlog_replay(&ev, l.b, l.n, err, sizeof(err)), 0);
+	put32(&l, 0);
+	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
 	memset(&q, 0, sizeof(q));
 	memset(in, 0, 20);
 	memset(in + 20, 7, 20);
@@ -390,17 +367,11 @@ static void test_compare_unquoted_bank(void **state)
 	att_reasons_free(&rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_log_matches_tpm2_eventlog),
-		cmocka_unit_test(test_replay_and_locality),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_no_action_any_pcr),
-		cmocka_unit_test(test_sha1_format),
-		cmocka_unit_test(test_compare),
-		cmocka_unit_test(test_compare_unquoted_bank),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_real_log_matches_tpm2_eventlog),
+	cmocka_unit_test(test_replay_and_locality),
+	cmocka_unit_test(test_hostile),
+	cmocka_unit_test(test_no_action_any_pcr),
+	cmocka_unit_test(test_sha1_format),
+	cmocka_unit_test(test_compare),
+	cmocka_unit_test(test_compare_unquoted_bank))

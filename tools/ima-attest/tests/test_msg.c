@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
 
 static int parse(struct att_msg *m, const char *s, char *err)
 {
@@ -67,12 +68,6 @@ static void test_refused(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good),
-		cmocka_unit_test(test_refused),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_good),
+	cmocka_unit_test(test_refused))

@@ -20,24 +20,10 @@
 
 #include "ima_attest.h"
 #include "ima_sig.h"
-
-struct buf {
-	unsigned char b[512];
-	size_t n;
-};
-
-static void put(struct buf *x, const void *p, size_t n)
-{
-	memcpy(x->b + x->n, p, n);
-	x->n += n;
-}
-
-static void le32(struct buf *x, uint32_t v)
-{
-	unsigned char c[4] = { v, v >> 8, v >> 16, v >> 24 };
-
-	put(x, c, 4);
-}
+#include "testbuf.h"
+#include "testcert.h"
+#include "util.h"
+#include "unit_main.h"
 
 /* PCR = H(PCR || H(data)) from a zero PCR */
 static void extend0(const EVP_MD *md, const unsigned char *data, size_t len,
@@ -54,24 +40,12 @@ static void extend0(const EVP_MD *md, const unsigned char *data, size_t len,
 /* the list's entry 0 as the kernel writes it (little-endian, ima-ng) */
 static void boot_aggregate_entry(struct buf *e)
 {
-	unsigned char zero[320] = { 0 }, agg[32], th[20];
-	struct buf d = { .n = 0 };
+	unsigned char zero[320] = { 0 }, agg[32];
 	unsigned int n;
 
 	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
-	le32(&d, 7 + 1 + 32);
-	put(&d, "sha256:", 8);		/* with its NUL */
-	put(&d, agg, 32);
-	le32(&d, 15);
-	put(&d, "boot_aggregate", 15);
-	EVP_Digest(d.b, d.n, th, &n, EVP_sha1(), NULL);
 	e->n = 0;
-	le32(e, ATT_POLL_PCR);
-	put(e, th, 20);
-	le32(e, 6);
-	put(e, "ima-ng", 6);
-	le32(e, (uint32_t)d.n);
-	put(e, d.b, d.n);
+	put_ng_record(e, agg, "boot_aggregate", 14, NULL);	/* PCR 10 */
 }
 
 /* the control: entry 0 covered by the quote, from a new state */
@@ -80,17 +54,17 @@ static void test_first_round_boot_aggregate(void **state)
 	struct att_poll_state st = { 0 };
 	struct att_poll_round r = { 0 };
 	struct ima_pcr_values q;
-	struct buf e;
+	struct buf e = { .n = 0 };
 	size_t dstart;
 
 	boot_aggregate_entry(&e);
 	dstart = 4 + 20 + 4 + 6 + 4;
 	memset(&q, 0, sizeof(q));
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
-	extend0(EVP_sha1(), e.b + dstart, e.n - dstart, q.val[IMA_BANK_SHA1][10]);
-	extend0(EVP_sha256(), e.b + dstart, e.n - dstart, q.val[IMA_BANK_SHA256][10]);
+	extend0(EVP_sha1(), e.d + dstart, e.n - dstart, q.val[IMA_BANK_SHA1][10]);
+	extend0(EVP_sha256(), e.d + dstart, e.n - dstart, q.val[IMA_BANK_SHA256][10]);
 	r.quoted = &q;
-	r.entries = e.b;
+	r.entries = e.d;
 	r.entries_len = e.n;
 	if (att_poll(&st, &r))
 		fail_msg("the genuine first round was refused: %s", r.rs.r[0]);
@@ -160,14 +134,14 @@ static void add(struct list *l, const char *tmpl, const struct buf *d)
 	unsigned char th[20];
 	unsigned int n;
 
-	EVP_Digest(d->b, d->n, th, &n, EVP_sha1(), NULL);
-	le32(&e, ATT_POLL_PCR);
+	EVP_Digest(d->d, d->n, th, &n, EVP_sha1(), NULL);
+	put32(&e, ATT_POLL_PCR);
 	put(&e, th, 20);
-	le32(&e, (uint32_t)strlen(tmpl));
+	put32(&e, (uint32_t)strlen(tmpl));
 	put(&e, tmpl, strlen(tmpl));
-	le32(&e, (uint32_t)d->n);
-	put(&e, d->b, d->n);
-	memcpy(l->b + l->n, e.b, e.n);
+	put32(&e, (uint32_t)d->n);
+	put(&e, d->d, d->n);
+	memcpy(l->b + l->n, e.d, e.n);
 	l->n += e.n;
 	l->end[l->count++] = l->n;
 }
@@ -175,10 +149,10 @@ static void add(struct list *l, const char *tmpl, const struct buf *d)
 /* d-ng "sha256:" + digest, n-ng name (with its NUL) */
 static void dng_nng(struct buf *d, const unsigned char *dig, const char *name)
 {
-	le32(d, 7 + 1 + 32);
+	put32(d, 7 + 1 + 32);
 	put(d, "sha256:", 8);
 	put(d, dig, 32);
-	le32(d, (uint32_t)strlen(name) + 1);
+	put32(d, (uint32_t)strlen(name) + 1);
 	put(d, name, strlen(name) + 1);
 }
 
@@ -204,7 +178,7 @@ static void add_buf(struct list *l, const char *name, const char *text)
 
 	EVP_Digest(text, strlen(text), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, name);
-	le32(&d, (uint32_t)strlen(text));
+	put32(&d, (uint32_t)strlen(text));
 	put(&d, text, strlen(text));
 	add(l, "ima-buf", &d);
 }
@@ -218,7 +192,7 @@ static void add_file(struct list *l, const char *path)
 
 	EVP_Digest(path, strlen(path), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, path);
-	le32(&d, 0);
+	put32(&d, 0);
 	add(l, "ima-sig", &d);
 }
 
@@ -259,23 +233,20 @@ static int round_over(struct att_poll_state *st, struct att_poll_round *r,
 	size_t start = from ? l->end[from - 1] : 0;
 
 	quoted_pcrs(l, quoted, &q);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = l->b + start;
-	r->entries_len = (to ? l->end[to - 1] : 0) - start;
+	round_init(r, &q, l->b + start, (to ? l->end[to - 1] : 0) - start);
 	r->offset = start;
 	return att_poll(st, r);
 }
 
-static bool reason_has(const struct att_poll_round *r, const char *text)
+/* a first round over all of l's entries, all quoted: refused for text */
+static void expect_refused(const struct list *l, const char *text)
 {
-	int i;
+	struct att_poll_state st = { 0 };
+	struct att_poll_round r = { 0 };
 
-	for (i = 0; i < r->rs.n; i++)
-		if (strstr(r->rs.r[i], text))
-			return true;
-	return false;
+	assert_int_not_equal(round_over(&st, &r, l, 0, l->count, l->count), 0);
+	assert_true(has_reason(&r.rs, text));
+	att_reasons_free(&r.rs);
 }
 
 /* control: boot, a file, kexec_execute, the next kernel's boot_aggregate */
@@ -318,12 +289,12 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 		fail_msg("round 1 refused: %s", r.rs.r[0]);
 	saved = st;
 	assert_int_not_equal(round_over(&st, &r, &l, 2, 3, 3), 0);
-	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_memory_equal(&st, &saved, sizeof(st));
 	/* the same in one round from a new state */
 	memset(&st, 0, sizeof(st));
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
 	att_reasons_free(&r.rs);
 }
@@ -331,16 +302,12 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 /* kexec_execute followed by a file record, not a boot_aggregate */
 static void test_kexec_not_followed_by_boot(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
 	add_buf(&l, "kexec_execute", exec_text);
 	add_file(&l, "/usr/bin/true");
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: kexec_execute (entry 1) is not followed by the next kernel's boot_aggregate");
 }
 
 /*
@@ -350,31 +317,23 @@ static void test_kexec_not_followed_by_boot(void **state)
  */
 static void test_later_boot_without_kexec(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
 	add_boot(&l, false);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it");
 }
 
 /* the next kernel's boot_aggregate is not the quoted PCRs 0-9's */
 static void test_kexec_wrong_next_boot(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 
 	add_boot(&l, false);
 	add_buf(&l, "kexec_execute", exec_text);
 	add_boot(&l, true);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: the next kernel's boot_aggregate is not the one of the quoted PCRs 0-9");
 }
 
 /* --- records renamed: no bank hashes the template name --------------- */
@@ -391,7 +350,7 @@ static void add_file_as(struct list *l, const char *tmpl, const char *path,
 
 	EVP_Digest(content, clen, dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, path);
-	le32(&d, (uint32_t)slen);
+	put32(&d, (uint32_t)slen);
 	put(&d, sig, slen);
 	add(l, tmpl, &d);
 }
@@ -408,11 +367,7 @@ static int round_keyed(struct att_poll_state *st, struct att_poll_round *r,
 
 	assert_non_null(v);
 	quoted_pcrs(l, to, &q);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = l->b;
-	r->entries_len = l->end[to - 1];
+	round_init(r, &q, l->b, l->end[to - 1]);
 	r->verifier = v;
 	ret = att_poll(st, r);
 	ima_verifier_free(v);
@@ -441,7 +396,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 	add_file_as(&l, "ima-buf", "/tmp/evil", (const unsigned char *)evil,
 		    strlen(evil), (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
-	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned: a file the verifier does not know"));
+	assert_true(has_reason(&r.rs, "entry 2 (/tmp/evil): unsigned: a file the verifier does not know"));
 	assert_false(st.have_boot);
 	/* the same under a custom format with a buf field */
 	memset(&st, 0, sizeof(st));
@@ -450,7 +405,7 @@ static void test_unsigned_file_renamed_buffer(void **state)
 	add_file_as(&l, "d-ng|n-ng|buf", "/tmp/evil", (const unsigned char *)evil,
 		    strlen(evil), (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 3), 0);
-	assert_true(reason_has(&r, "entry 2 (/tmp/evil): unsigned"));
+	assert_true(has_reason(&r.rs, "entry 2 (/tmp/evil): unsigned"));
 	att_reasons_free(&r.rs);
 }
 
@@ -472,7 +427,7 @@ static void test_file_equal_to_its_signature(void **state)
 	add_boot(&l, false);
 	add_file_as(&l, "ima-buf", "/tmp/evil", x, sizeof(x), x, sizeof(x));
 	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
-	assert_true(reason_has(&r, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
+	assert_true(has_reason(&r.rs, "entry 1 (/tmp/evil): signature does not verify with the IMA key"));
 	assert_false(st.have_boot);
 	att_reasons_free(&r.rs);
 }
@@ -494,10 +449,10 @@ static void add_exec_as(struct list *l, const char *tmpl, int empty)
 
 	EVP_Digest(exec_text, strlen(exec_text), dig, &n, EVP_sha256(), NULL);
 	dng_nng(&d, dig, "kexec_execute");
-	le32(&d, (uint32_t)strlen(exec_text));
+	put32(&d, (uint32_t)strlen(exec_text));
 	put(&d, exec_text, strlen(exec_text));
 	while (empty--)
-		le32(&d, 0);
+		put32(&d, 0);
 	add(l, tmpl, &d);
 }
 
@@ -511,7 +466,7 @@ static void test_kexec_execute_renamed(void **state)
 	add_file(&l, "/usr/bin/true");
 	add_exec_as(&l, "ima-sig", 0);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
 	/* the control: the next kernel's boot_aggregate after it passes */
 	add_boot(&l, false);
@@ -540,7 +495,7 @@ static void test_reason_escapes_names(void **state)
 	add_file_as(&l, "ima-sig", evil, (const unsigned char *)"x", 1,
 		    (const unsigned char *)"", 0);
 	assert_int_not_equal(round_keyed(&st, &r, &l, 2), 0);
-	assert_true(reason_has(&r, "entry 1 (/tmp/x\\x0around 1: PASS, 9 new entries verified\\x1b[2K\\x5c): unsigned"));
+	assert_true(has_reason(&r.rs, "entry 1 (/tmp/x\\x0around 1: PASS, 9 new entries verified\\x1b[2K\\x5c): unsigned"));
 	for (i = 0; i < r.rs.n; i++)
 		for (j = 0; r.rs.r[i][j]; j++)
 			if (r.rs.r[i][j] < 0x20 || r.rs.r[i][j] > 0x7e)
@@ -566,7 +521,7 @@ static void test_kexec_execute_custom_fields(void **state)
 	add_file(&l, "/usr/bin/true");
 	add_exec_as(&l, "d-ng|n-ng|xattrvalues|iuid", 1);
 	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
 	assert_false(st.have_boot);
 	att_reasons_free(&r.rs);
 }
@@ -579,8 +534,6 @@ static void test_kexec_execute_custom_fields(void **state)
  */
 static void test_boot_aggregate_reordered(void **state)
 {
-	struct att_poll_state st = { 0 };
-	struct att_poll_round r = { 0 };
 	struct list l = { .n = 0 };
 	struct buf d = { .n = 0 };
 	unsigned char zero[320] = { 0 }, agg[32];
@@ -589,15 +542,13 @@ static void test_boot_aggregate_reordered(void **state)
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
 	EVP_Digest(zero, sizeof(zero), agg, &n, EVP_sha256(), NULL);
-	le32(&d, 15);
+	put32(&d, 15);
 	put(&d, "boot_aggregate", 15);
-	le32(&d, 7 + 1 + 32);
+	put32(&d, 7 + 1 + 32);
 	put(&d, "sha256:", 8);
 	put(&d, agg, 32);
 	add(&l, "n-ng|d-ng", &d);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(reason_has(&r, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it"));
-	att_reasons_free(&r.rs);
+	expect_refused(&l, "entry 2: a boot_aggregate after entry 0 without a kexec_execute record just before it");
 }
 
 /* --- what a signature attests: one rule with ima-audit ------------- */
@@ -609,18 +560,13 @@ static struct ima_keyring ima_kr;
 static void ima_key_setup(void)
 {
 	char path[64];
-	FILE *f;
 	char err[256];
 
 	if (ima_key)
 		return;
 	ima_key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
 	assert_non_null(ima_key);
-	snprintf(path, sizeof(path), "/tmp/test_poll-%d.pem", (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	PEM_write_PUBKEY(f, ima_key);
-	fclose(f);
+	test_pubkey_pem(ima_key, "poll", path, sizeof(path));
 	assert_int_equal(ima_keyring_load(&ima_kr, path, err, sizeof(err)), 0);
 	remove(path);
 }
@@ -664,20 +610,16 @@ static int signed_round(const char *algofield, const unsigned char *dig,
 	int ret;
 
 	add_boot(&l, false);
-	le32(&d, (uint32_t)(strlen(algofield) + 1 + dlen));
+	put32(&d, (uint32_t)(strlen(algofield) + 1 + dlen));
 	put(&d, algofield, strlen(algofield) + 1);
 	put(&d, dig, dlen);
-	le32(&d, 10);
+	put32(&d, 10);
 	put(&d, "/bin/file", 10);
-	le32(&d, (uint32_t)slen);
+	put32(&d, (uint32_t)slen);
 	put(&d, sig, slen);
 	add(&l, "ima-sigv2", &d);
 	quoted_pcrs(&l, 2, &q);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = l.b;
-	r->entries_len = l.n;
+	round_init(r, &q, l.b, l.n);
 	r->verifier = v;
 	ret = att_poll(&st, r);
 	ima_verifier_free(v);
@@ -704,7 +646,7 @@ static void test_md5_signature(void **state)
 		fail_msg("the control (sha256, signed) was refused: %s", r.rs.r[0]);
 	n = sign_field("MD5", 1, 3, 2, md5, 16, sig);
 	assert_int_not_equal(signed_round("md5:", md5, 16, sig, n, &r), 0);
-	assert_true(reason_has(&r, "entry 1 (/bin/file): a signature over an md5 digest attests nothing"));
+	assert_true(has_reason(&r.rs, "entry 1 (/bin/file): a signature over an md5 digest attests nothing"));
 	att_reasons_free(&r.rs);
 }
 
@@ -728,7 +670,7 @@ static void test_signature_type(void **state)
 	if (signed_round("ima:sha256:", dig, 32, sig, n, &r))
 		fail_msg("the control (ima:, type 3) was refused: %s", r.rs.r[0]);
 	assert_int_not_equal(signed_round("verity:sha256:", dig, 32, sig, n, &r), 0);
-	assert_true(reason_has(&r, "entry 1 (/bin/file): a file-hash signature over an fs-verity digest: the kernel refuses it"));
+	assert_true(has_reason(&r.rs, "entry 1 (/bin/file): a file-hash signature over an fs-verity digest: the kernel refuses it"));
 	id[0] = 6;
 	id[1] = 4;
 	memcpy(id + 2, dig, 32);
@@ -737,29 +679,23 @@ static void test_signature_type(void **state)
 	if (signed_round("verity:sha256:", dig, 32, sig, n, &r))
 		fail_msg("the control (verity:, type 6) was refused: %s", r.rs.r[0]);
 	assert_int_not_equal(signed_round("ima:sha256:", dig, 32, sig, n, &r), 0);
-	assert_true(reason_has(&r, "an fs-verity signature over a file-hash digest: the kernel refuses it"));
+	assert_true(has_reason(&r.rs, "an fs-verity signature over a file-hash digest: the kernel refuses it"));
 	att_reasons_free(&r.rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_first_round_boot_aggregate),
-		cmocka_unit_test(test_first_round_nothing_measured),
-		cmocka_unit_test(test_kexec_handover_genuine),
-		cmocka_unit_test(test_kexec_into_unmeasured_kernel),
-		cmocka_unit_test(test_kexec_not_followed_by_boot),
-		cmocka_unit_test(test_later_boot_without_kexec),
-		cmocka_unit_test(test_kexec_wrong_next_boot),
-		cmocka_unit_test(test_unsigned_file_renamed_buffer),
-		cmocka_unit_test(test_file_equal_to_its_signature),
-		cmocka_unit_test(test_kexec_execute_renamed),
-		cmocka_unit_test(test_reason_escapes_names),
-		cmocka_unit_test(test_kexec_execute_custom_fields),
-		cmocka_unit_test(test_boot_aggregate_reordered),
-		cmocka_unit_test(test_md5_signature),
-		cmocka_unit_test(test_signature_type),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_first_round_boot_aggregate),
+	cmocka_unit_test(test_first_round_nothing_measured),
+	cmocka_unit_test(test_kexec_handover_genuine),
+	cmocka_unit_test(test_kexec_into_unmeasured_kernel),
+	cmocka_unit_test(test_kexec_not_followed_by_boot),
+	cmocka_unit_test(test_later_boot_without_kexec),
+	cmocka_unit_test(test_kexec_wrong_next_boot),
+	cmocka_unit_test(test_unsigned_file_renamed_buffer),
+	cmocka_unit_test(test_file_equal_to_its_signature),
+	cmocka_unit_test(test_kexec_execute_renamed),
+	cmocka_unit_test(test_reason_escapes_names),
+	cmocka_unit_test(test_kexec_execute_custom_fields),
+	cmocka_unit_test(test_boot_aggregate_reordered),
+	cmocka_unit_test(test_md5_signature),
+	cmocka_unit_test(test_signature_type))

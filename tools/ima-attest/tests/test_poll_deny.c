@@ -18,24 +18,9 @@
 
 #include "ima_attest.h"
 #include "ima_deny.h"
-
-struct buf {
-	unsigned char b[1024];
-	size_t n;
-};
-
-static void put(struct buf *x, const void *p, size_t n)
-{
-	memcpy(x->b + x->n, p, n);
-	x->n += n;
-}
-
-static void le32(struct buf *x, uint32_t v)
-{
-	unsigned char c[4] = { v, v >> 8, v >> 16, v >> 24 };
-
-	put(x, c, 4);
-}
+#include "testbuf.h"
+#include "util.h"
+#include "unit_main.h"
 
 static const unsigned char file_digest[32] = {
 	0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
@@ -47,28 +32,18 @@ static void record(struct buf *list, const unsigned char *dig,
 		   const char *name, unsigned char pcr[2][32])
 {
 	const EVP_MD *md[2] = { EVP_sha1(), EVP_sha256() };
-	struct buf d = { .n = 0 };
-	unsigned char th[32], in[64];
+	unsigned char td256[32], in[64];
+	/* the template data's sha1 is the record's template hash */
+	const unsigned char *td[2] = { list->d + list->n + 4, td256 };
 	unsigned int n;
 	int b;
 
-	le32(&d, 8 + 32);
-	put(&d, "sha256:", 8);
-	put(&d, dig, 32);
-	le32(&d, (uint32_t)strlen(name) + 1);
-	put(&d, name, strlen(name) + 1);
-	EVP_Digest(d.b, d.n, th, &n, EVP_sha1(), NULL);
-	le32(list, 10);
-	put(list, th, 20);
-	le32(list, 6);
-	put(list, "ima-ng", 6);
-	le32(list, (uint32_t)d.n);
-	put(list, d.b, d.n);
+	put_ng_record(list, dig, name, strlen(name), td256);
 	for (b = 0; b < 2; b++) {
 		unsigned int sz = (unsigned int)EVP_MD_get_size(md[b]);
 
 		memcpy(in, pcr[b], sz);
-		EVP_Digest(d.b, d.n, in + sz, &n, md[b], NULL);
+		memcpy(in + sz, td[b], sz);
 		EVP_Digest(in, 2 * sz, pcr[b], &n, md[b], NULL);
 	}
 }
@@ -95,11 +70,7 @@ static int round_with(const char *deny_text, struct att_poll_round *r)
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x7ff;
 	memcpy(q.val[IMA_BANK_SHA1][10], pcr[0], 20);
 	memcpy(q.val[IMA_BANK_SHA256][10], pcr[1], 32);
-	att_reasons_free(&r->rs);
-	memset(r, 0, sizeof(*r));
-	r->quoted = &q;
-	r->entries = list.b;
-	r->entries_len = list.n;
+	round_init(r, &q, list.d, list.n);
 	r->deny = d;
 	rc = att_poll(&st, r);
 	ima_deny_free(d);
@@ -131,11 +102,5 @@ static void test_deny(void **state)
 	att_reasons_free(&r.rs);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_deny),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_deny))

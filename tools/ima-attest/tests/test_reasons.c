@@ -15,6 +15,7 @@
 
 #include "att_verdict.h"
 #include "ima_attest.h"
+#include "unit_main.h"
 
 /* a round with 300 failing entries prints 300 reasons (before: 8) */
 static void test_every_reason_kept(void **state)
@@ -89,13 +90,7 @@ static void test_class_names(void **state)
 	assert_string_equal(att_fail_class_name(-1), "failure");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_reason_kept),
-		cmocka_unit_test(test_escaped_once),
-		cmocka_unit_test(test_class_names),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_every_reason_kept),
+	cmocka_unit_test(test_escaped_once),
+	cmocka_unit_test(test_class_names))

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * TPMT_PUBLIC parsing, names, the AK attribute checks and KDFa. The AK
- * fixture (tests/data/ak.tpm2b) is a real AK's TPM2B_PUBLIC and
- * the name the TPM gave it (tpm2_createak -u -n on swtpm); the KDFa
- * vectors come from an independent HMAC-SHA256 implementation (Python's
- * hmac, the formula of TPM 2.0 part 1, 11.4.10.2).
+ * TPMT_PUBLIC parsing, names, the AK attribute checks, KDFa and KDFe. The
+ * AK fixture (tests/data/ak.tpm2b) is a real AK's TPM2B_PUBLIC and
+ * the name the TPM gave it (tpm2_createak -u -n on swtpm); the ECC EK
+ * fixtures are swtpm 0.7's: ek-ecc-p256.tpm2b of tpm2_createek -G ecc
+ * (the TCG low range template, NIST P-256), ek-ecc-p384.tpm2b of
+ * tpm2_createprimary with the high range template H-3 (NIST P-384; the
+ * key swtpm_setup certifies at NV 0x01c00016), each with the name
+ * tpm2_readpublic -n gave. The KDFa vectors come from an independent
+ * HMAC-SHA256 implementation (Python's hmac, the formula of TPM 2.0 part
+ * 1, 11.4.10.2), the KDFe ones from Python's hashlib (11.4.10.3).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ima_attest.h"
+#include "unit_main.h"
 #include "util.h"
 
 static struct att_public ak;
@@ -159,6 +165,34 @@ static void test_ak_check_scheme(void **state)
 	}
 }
 
+/*
+ * An RSAES key's scheme carries no hash (TPMS_EMPTY): the real AK's area
+ * with its scheme made RSAES and its scheme hash taken out parses to the
+ * same key size and modulus
+ */
+static void test_parse_rsaes(void **state)
+{
+	unsigned char copy[2 + ATT_MAX_PUBLIC];
+	struct att_public p;
+	size_t n = raw_len - 2;
+	char err[160];
+
+	assert_int_equal(raw[14] << 8 | raw[15], ATT_ALG_RSASSA);
+	memcpy(copy, raw, 16);
+	memcpy(copy + 16, raw + 18, raw_len - 18);
+	copy[0] = (unsigned char)((n - 2) >> 8);
+	copy[1] = (unsigned char)(n - 2);
+	copy[14] = ATT_ALG_RSAES >> 8;
+	copy[15] = ATT_ALG_RSAES & 0xff;
+	assert_int_equal(att_public_parse(&p, copy, n, true, err, sizeof(err)), 0);
+	assert_int_equal(p.scheme, ATT_ALG_RSAES);
+	assert_int_equal(p.scheme_hash, 0);
+	assert_int_equal(p.key_bits, ak.key_bits);
+	assert_int_equal(p.mod_len, ak.mod_len);
+	assert_memory_equal(p.modulus, ak.modulus, ak.mod_len);
+	assert_int_equal(p.area_len, n - 2);
+}
+
 static void test_ak_check_wrong_name(void **state)
 {
 	struct att_reasons rs = { 0 };
@@ -211,10 +245,14 @@ static void test_parse_hostile(void **state)
 	memcpy(c, raw, raw_len);
 	c[raw_len - 256 - 8] = 0x04;
 	expect_parse_error(c, raw_len, true, "keyBits");
-	/* an ECC key: refused, not misparsed */
+	/* a type neither RSA nor ECC (keyedHash): refused */
+	memcpy(c, raw, raw_len);
+	c[3] = 0x08;
+	expect_parse_error(c, raw_len, true, "key type 0x0008 not supported");
+	/* the RSA area labelled ECC: refused as one, not misparsed */
 	memcpy(c, raw, raw_len);
 	c[3] = 0x23;
-	expect_parse_error(c, raw_len, true, "not supported");
+	expect_parse_error(c, raw_len, true, "ECC point's");
 	/* an authPolicy longer than a digest */
 	memcpy(c, raw, raw_len);
 	c[10] = 0x01;
@@ -280,19 +318,177 @@ static void test_make_credential_shape(void **state)
 					     sizeof(out), err, sizeof(err)), -1);
 }
 
-int main(void)
+/* a real ECC EK area: its fields, and the name the TPM gave it */
+static void parse_ecc_fixture(const char *file, uint16_t curve, uint16_t alg,
+			      uint32_t attrs, uint16_t sym_bits, size_t coord,
+			      const char *name_hex)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_real_ak),
-		cmocka_unit_test(test_name_is_the_tpms),
-		cmocka_unit_test(test_ak_check_passes),
-		cmocka_unit_test(test_ak_check_each_attribute),
-		cmocka_unit_test(test_ak_check_scheme),
-		cmocka_unit_test(test_ak_check_wrong_name),
-		cmocka_unit_test(test_parse_hostile),
-		cmocka_unit_test(test_kdfa_vectors),
-		cmocka_unit_test(test_make_credential_shape),
-	};
+	unsigned char want[ATT_MAX_NAME], got[ATT_MAX_NAME], *b;
+	struct att_public p;
+	size_t n, wn = unhex(name_hex, want, sizeof(want));
+	char err[160];
+	void *pk;
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	b = fixture(file, &n);
+	assert_non_null(b);
+	assert_int_equal(att_public_parse(&p, b, n, true, err, sizeof(err)), 0);
+	assert_int_equal(p.type, ATT_ALG_ECC);
+	assert_int_equal(p.name_alg, alg);
+	assert_int_equal(p.attrs, attrs);
+	assert_int_equal(p.sym_alg, ATT_ALG_AES);
+	assert_int_equal(p.sym_bits, sym_bits);
+	assert_int_equal(p.sym_mode, ATT_ALG_CFB);
+	assert_int_equal(p.scheme, ATT_ALG_NULL);
+	assert_int_equal(p.kdf, ATT_ALG_NULL);
+	assert_int_equal(p.curve, curve);
+	assert_int_equal(p.x_len, coord);
+	assert_int_equal(p.y_len, coord);
+	assert_int_equal(p.area_len, n - 2);
+	assert_int_equal(att_public_name(&p, got, sizeof(got)), (int)wn);
+	assert_memory_equal(got, want, wn);
+	pk = att_public_pkey(&p, err, sizeof(err));
+	assert_non_null(pk);
+	att_pkey_free(pk);
+	/* the point moved off the curve: no key */
+	p.y[coord - 1] ^= 0x01;
+	assert_null(att_public_pkey(&p, err, sizeof(err)));
+	assert_non_null(strstr(err, "not on the curve"));
+	/* a curve OpenSSL is not asked for */
+	p.y[coord - 1] ^= 0x01;
+	p.curve = 0x0020;
+	assert_null(att_public_pkey(&p, err, sizeof(err)));
+	assert_non_null(strstr(err, "curve not supported"));
+	/* truncated anywhere: refused, never read past the end */
+	for (n = n - 1; n > 2; n--) {
+		unsigned char *c = malloc(n);
+
+		assert_non_null(c);
+		memcpy(c, b + 2, n - 2);
+		assert_int_equal(att_public_parse(&p, c, n - 2, false, err, sizeof(err)), -1);
+		free(c);
+	}
+	free(b);
 }
+
+static void test_parse_ecc_eks(void **state)
+{
+	parse_ecc_fixture("ek-ecc-p256.tpm2b", ATT_ECC_NIST_P256,
+			  ATT_ALG_SHA256, 0x000300b2, 128, 32,
+			  "000b4c5df01860d771598ba13f618ba62613efa65fb6bd0c07d8e6cbaa131078deec");
+	parse_ecc_fixture("ek-ecc-p384.tpm2b", ATT_ECC_NIST_P384,
+			  ATT_ALG_SHA384, 0x000300f2, 256, 48,
+			  "000c34686f6438c614044d3fd157512ab13cb85abb29d46add95d6795abf871af13f045b745d073c33d07ca4c8061d47f24c");
+}
+
+/* hostile ECC areas: a coordinate's size out of range, a byte too many */
+static void test_parse_ecc_hostile(void **state)
+{
+	unsigned char *b, c[1024];
+	size_t n, xoff;
+	struct att_public p;
+	char err[160];
+
+	b = fixture("ek-ecc-p256.tpm2b", &n);
+	assert_non_null(b);
+	/* size, type, nameAlg, attrs, policy(2+32), sym(6), scheme, curve, kdf */
+	xoff = 2 + 2 + 2 + 4 + 2 + 32 + 6 + 2 + 2 + 2;
+	assert_int_equal(b[xoff] << 8 | b[xoff + 1], 32);
+	memcpy(c, b, n);
+	c[xoff] = 0;
+	c[xoff + 1] = 0;
+	expect_parse_error(c, n, true, "x of 0 bytes");
+	memcpy(c, b, n);
+	c[xoff + 1] = ATT_MAX_ECC + 1;
+	expect_parse_error(c, n, true, "x of 67 bytes");
+	memcpy(c, b, n);
+	c[xoff + 2 + 32 + 1] = 0xff;
+	expect_parse_error(c, n, true, "y of 255 bytes");
+	/* an ECDAA scheme carries a count: read, the rest still lines up */
+	memcpy(c, b, n);
+	c[1] += 4;
+	memmove(c + xoff - 4 + 4, c + xoff - 4, n - (xoff - 4));
+	c[xoff - 6] = 0x00;
+	c[xoff - 5] = ATT_ALG_ECDAA;
+	c[xoff - 4] = 0x00;
+	c[xoff - 3] = ATT_ALG_SHA256;
+	c[xoff - 2] = 0x00;
+	c[xoff - 1] = 0x01;
+	assert_int_equal(att_public_parse(&p, c, n + 4, true, err, sizeof(err)), 0);
+	assert_int_equal(p.scheme, ATT_ALG_ECDAA);
+	assert_int_equal(p.curve, ATT_ECC_NIST_P256);
+	assert_int_equal(p.x_len, 32);
+	/* a byte after the point */
+	memcpy(c, b, n);
+	c[n] = 0;
+	c[1] += 1;
+	expect_parse_error(c, n + 1, true, "1 bytes after the TPMT_PUBLIC");
+	free(b);
+}
+
+/* an ECC key as an AK: refused for its type, whatever its attributes */
+static void test_ak_check_ecc(void **state)
+{
+	struct att_public p;
+	struct att_reasons rs = { 0 };
+	unsigned char *b, name[ATT_MAX_NAME];
+	size_t n;
+	char err[160];
+	int nl;
+
+	b = fixture("ek-ecc-p256.tpm2b", &n);
+	assert_non_null(b);
+	assert_int_equal(att_public_parse(&p, b, n, true, err, sizeof(err)), 0);
+	p.attrs = ak.attrs;
+	nl = att_public_name(&p, name, sizeof(name));
+	assert_int_equal(att_ak_check(&p, name, (size_t)nl, &rs), 1);
+	assert_true(has_reason(&rs, "AK key type 0x0023: only RSA AKs"));
+	att_reasons_free(&rs);
+	free(b);
+}
+
+static void test_kdfe_vectors(void **state)
+{
+	unsigned char z[48], u[48], v[48], out[65], want[65];
+	int i;
+
+	for (i = 0; i < 48; i++) {
+		z[i] = (unsigned char)i;
+		u[i] = 0xaa;
+		v[i] = 0x55;
+	}
+	assert_int_equal(att_kdfe(ATT_ALG_SHA256, z, 32, "IDENTITY", u, 32, v,
+				  32, out, 256), 0);
+	unhex("9452351581b895678b209d14fd361b86cff6355d51f0a70fd7ec7b3413c5ae0f",
+	      want, 32);
+	assert_memory_equal(out, want, 32);
+	assert_int_equal(att_kdfe(ATT_ALG_SHA384, z, 48, "IDENTITY", u, 48, v,
+				  48, out, 384), 0);
+	unhex("bd1e7b25bacbbab3d76650536ccae46a2e5a8a41fff6ce1f7c7849c7cd49915d"
+	      "fbd75e647c34f9ef7b126b3dab18307d", want, 48);
+	assert_memory_equal(out, want, 48);
+	/* more than one block, no party info */
+	assert_int_equal(att_kdfe(ATT_ALG_SHA256, z, 32, "X", NULL, 0, NULL, 0,
+				  out, 520), 0);
+	unhex("e98735689a21a9eb94792cf8eaad0e585ef0235113487b2cdf39f3fcde1bdd10"
+	      "c6d8ce8b57f4ea97d546265349be1d42b2c91a38e8d4eea720c8109056433235fa",
+	      want, 65);
+	assert_memory_equal(out, want, 65);
+	assert_int_equal(att_kdfe(ATT_ALG_SHA1, z, 32, "X", NULL, 0, NULL, 0, out, 128), -1);
+	assert_int_equal(att_kdfe(ATT_ALG_SHA256, z, 32, "X", NULL, 0, NULL, 0, out, 12), -1);
+}
+
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_parse_real_ak),
+	cmocka_unit_test(test_name_is_the_tpms),
+	cmocka_unit_test(test_ak_check_passes),
+	cmocka_unit_test(test_ak_check_each_attribute),
+	cmocka_unit_test(test_ak_check_scheme),
+	cmocka_unit_test(test_parse_rsaes),
+	cmocka_unit_test(test_ak_check_wrong_name),
+	cmocka_unit_test(test_parse_hostile),
+	cmocka_unit_test(test_kdfa_vectors),
+	cmocka_unit_test(test_make_credential_shape),
+	cmocka_unit_test(test_parse_ecc_eks),
+	cmocka_unit_test(test_parse_ecc_hostile),
+	cmocka_unit_test(test_ak_check_ecc),
+	cmocka_unit_test(test_kdfe_vectors))

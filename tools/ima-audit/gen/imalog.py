@@ -300,7 +300,7 @@ class Fixtures:
 
     def write(self, name, data):
         with open(os.path.join(self.out, name), "wb") as f:
-            f.write(data)
+            f.write(data if isinstance(data, bytes) else data.encode())
 
     def case(self, name, reason, data, args, exit_, fails=(), has=(),
              errhas=(), todo=None):

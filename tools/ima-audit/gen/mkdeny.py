@@ -19,19 +19,12 @@ import imalog  # noqa: E402
 from imalog import Log, d_ng, n_ng  # noqa: E402
 
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-for f in os.listdir(out):
-    os.unlink(os.path.join(out, f))
+write = imalog.Fixtures(out, ("",)).write  # the whole directory is ours
 
 BOOT = imalog.boot_pcrs(b"deny")
 AGG = imalog.boot_aggregate(BOOT, "sha256")
 key, cert = imalog.make_key("rsa", "deny test IMA key")
 imalog.write_cert(cert, os.path.join(out, "ima.der"))
-
-
-def write(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
 
 
 def fd(i):

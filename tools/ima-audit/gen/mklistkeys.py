@@ -28,18 +28,11 @@ from cryptography.hazmat.primitives.serialization import Encoding  # noqa
 from cryptography.x509.oid import NameOID  # noqa: E402
 
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-for f in os.listdir(out):
-    os.unlink(os.path.join(out, f))
+write = imalog.Fixtures(out, ("",)).write  # the whole directory is ours
 
 BOOT = imalog.boot_pcrs(b"listkeys")
 AGG = imalog.boot_aggregate(BOOT, "sha256")
 NOW = datetime.datetime(2024, 1, 1)
-
-
-def write(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
 
 
 def cert(cn, key, issuer=None, issuer_key=None, ca=False, usage=True,

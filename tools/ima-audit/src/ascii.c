@@ -13,6 +13,7 @@
 
 #include "ima_ascii.h"
 #include "ima_hash.h"
+#include "ima_text.h"
 
 #define IN_CHUNK	(64u << 10)
 
@@ -69,18 +70,8 @@ size_t ima_ascii_record_max(size_t len)
 	return len + 16 + IMA_MAX_DIGEST + IMA_MAX_FIELDS * 9;
 }
 
-static long bad(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static long bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* the message into err; -1 */
+#define bad(err, errlen, ...) ima_errf(err, errlen, __VA_ARGS__)
 
 /* The kernel's ima_show_template_*() for each field, read backwards. */
 enum shown { SHOWN_HEX, SHOWN_DIGEST_ALGO, SHOWN_STRING, SHOWN_RAW_STRING,

@@ -206,18 +206,13 @@ static void add_failure(struct ima_audit *a, uint64_t index, uint64_t offset,
 	}
 	if (a->class_kept[cls] >= keep)
 		goto out;	/* counted, reported as not listed */
-	if (a->nfailures == a->cap_failures) {
-		size_t ncap = a->cap_failures ? 2 * a->cap_failures : 64;
-		struct ima_failure *nf = realloc(a->failures,
-						 ncap * sizeof(*nf));
-
-		if (!nf) {
-			a->oom = true;
-			goto out;
-		}
-		a->failures = nf;
-		a->cap_failures = ncap;
+	f = ima_reserve(a->failures, &a->cap_failures, a->nfailures,
+			sizeof(*f));
+	if (!f) {
+		a->oom = true;
+		goto out;
 	}
+	a->failures = f;
 	f = &a->failures[a->nfailures];
 	f->index = index;
 	f->offset = offset;

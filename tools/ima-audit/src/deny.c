@@ -52,15 +52,10 @@ static int add(struct ima_denylist *d, const struct ima_hash_algo *alg,
 {
 	struct deny_entry *e;
 
-	if (d->n == d->cap) {
-		size_t ncap = d->cap ? 2 * d->cap : 64;
-
-		e = realloc(d->e, ncap * sizeof(*e));
-		if (!e)
-			return -1;
-		d->e = e;
-		d->cap = ncap;
-	}
+	e = ima_reserve(d->e, &d->cap, d->n, sizeof(*e));
+	if (!e)
+		return -1;
+	d->e = e;
 	e = &d->e[d->n];
 	memcpy(e->digest, digest, alg->size);
 	e->alg = alg->id;
@@ -179,26 +174,12 @@ int ima_deny_parse(struct ima_denylist *d, const char *text, size_t len,
 int ima_deny_load(struct ima_denylist *d, const char *path, char *err,
 		  size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
 	size_t n;
+	char *buf = ima_read_file(path, MAX_DENY_FILE, &n, err, errlen);
 	int rc = -1;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!buf)
 		return -1;
-	}
-	buf = malloc(MAX_DENY_FILE + 1);
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	n = fread(buf, 1, MAX_DENY_FILE + 1, f);
-	if (ferror(f) || n > MAX_DENY_FILE) {
-		snprintf(err, errlen, "%s: read error or larger than %u bytes",
-			 path, MAX_DENY_FILE);
-		goto out;
-	}
 	free(d->name);
 	d->name = strdup(path);
 	if (!d->name) {
@@ -208,7 +189,6 @@ int ima_deny_load(struct ima_denylist *d, const char *path, char *err,
 	rc = ima_deny_parse(d, buf, n, path, err, errlen);
 out:
 	free(buf);
-	fclose(f);
 	return rc;
 }
 

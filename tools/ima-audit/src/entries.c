@@ -145,18 +145,12 @@ void ima_table_record(void *ctx, const struct ima_record *rec)
 	t->seen++;
 	if (t->oom || t->nrows == IMA_TABLE_MAX_ROWS)
 		return;
-	if (t->nrows == t->cap) {
-		size_t ncap = t->cap ? 2 * t->cap : 1024;
-		struct ima_table_row *nr = realloc(t->rows,
-						   ncap * sizeof(*nr));
-
-		if (!nr) {
-			t->oom = true;
-			return;
-		}
-		t->rows = nr;
-		t->cap = ncap;
+	row = ima_reserve(t->rows, &t->cap, t->nrows, sizeof(*row));
+	if (!row) {
+		t->oom = true;
+		return;
 	}
+	t->rows = row;
 	row = &t->rows[t->nrows];
 	memset(row, 0, sizeof(*row));
 	row->index = rec->index;

@@ -8,7 +8,6 @@
  * strings, and a construct without such a form is refused.
  */
 #include <regex.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 
 #include "ima_exclude.h"
 #include "ima_hash.h"
+#include "ima_text.h"
 
 #define MAX_DEPTH	64
 #define MAX_REPEAT	255	/* a larger bound makes regcomp() explode */
@@ -46,21 +46,10 @@ struct tr {
 	size_t errlen;
 };
 
-static int tfail(struct tr *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int tfail(struct tr *t, const char *fmt, ...)
-{
-	char why[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	snprintf(t->err, t->errlen, "byte %zu: %s", (size_t)(t->p - t->start) + 1,
-		 why);
-	return -1;
-}
+/* "byte N: message" (N the pattern's byte, from 1) into t's err; -1 */
+#define tfail(t, fmt, ...)						\
+	ima_errf((t)->err, (t)->errlen, "byte %zu: " fmt,		\
+		 (size_t)((t)->p - (t)->start) + 1, ##__VA_ARGS__)
 
 static int emit(struct tr *t, const char *s, size_t n)
 {

@@ -6,7 +6,6 @@
  * written).
  */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,20 +33,10 @@ struct parser {
 	size_t errlen;
 };
 
-static int fail(struct parser *ps, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct parser *ps, const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	snprintf(ps->err, ps->errlen, "%s:%lu: %s", ps->what, ps->line, why);
-	return -1;
-}
+/* "WHAT:LINE: message" for the line ps is on; -1 */
+#define fail(ps, ...)							\
+	ima_line_error((ps)->err, (ps)->errlen, (ps)->what, (ps)->line,	\
+		       __VA_ARGS__)
 
 const char *ima_json_type_name(enum ima_json_type type)
 {

@@ -383,49 +383,19 @@ int ima_keylime_load(struct ima_keylime *kl, struct ima_manifest *m,
 		     struct ima_excludes *x, const char *path, char *err,
 		     size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 1 << 16;
+	size_t n;
+	char *buf = ima_read_file(path, IMA_KEYLIME_MAX_FILE, &n, err, errlen);
 	int rc = -1;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!buf)
 		return -1;
-	}
 	free(kl->file);
 	kl->file = strdup(path);
-	for (;;) {
-		char *nb;
-
-		if (n == cap || !buf) {
-			if (buf)
-				cap *= 2;
-			if (cap > IMA_KEYLIME_MAX_FILE + 1)
-				cap = IMA_KEYLIME_MAX_FILE + 1;
-			nb = realloc(buf, cap);
-			if (!nb || !kl->file) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		n += fread(buf + n, 1, cap - n, f);
-		if (ferror(f)) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n > IMA_KEYLIME_MAX_FILE) {
-			snprintf(err, errlen, "%s: larger than %u bytes", path,
-				 IMA_KEYLIME_MAX_FILE);
-			goto out;
-		}
-		if (feof(f))
-			break;
-	}
-	rc = ima_keylime_parse(kl, m, x, buf, n, path, err, errlen);
-out:
+	if (!kl->file)
+		snprintf(err, errlen, "%s: out of memory", path);
+	else
+		rc = ima_keylime_parse(kl, m, x, buf, n, path, err, errlen);
 	free(buf);
-	fclose(f);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include <openssl/x509v3.h>
 
 #include "ima_sig.h"
+#include "ima_text.h"
 
 static uint32_t tail32(const uint8_t *p, size_t len)
 {
@@ -119,23 +120,16 @@ int ima_keyring_add_der_pubkey(struct ima_keyring *kr, const uint8_t *der,
 int ima_keyring_load(struct ima_keyring *kr, const char *path, char *err,
 		     size_t errlen)
 {
-	unsigned char buf[64 << 10];
 	const unsigned char *p;
 	size_t len, before = kr->n;
-	FILE *f = fopen(path, "rb");
+	/* a key or a few certificates: less than 64 KiB */
+	unsigned char *buf = (unsigned char *)ima_read_file(path, (64 << 10) - 1,
+							    &len, err, errlen);
 	BIO *bio = NULL;
 	int rc = -1, krc = 0;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!buf)
 		return -1;
-	}
-	len = fread(buf, 1, sizeof(buf), f);
-	if (ferror(f) || len == sizeof(buf)) {
-		snprintf(err, errlen, "%s: read error or file too large",
-			 path);
-		goto out;
-	}
 	bio = BIO_new_mem_buf(buf, (int)len);
 	if (!bio)
 		goto out;
@@ -193,7 +187,7 @@ bad:
 		 "out of memory");
 out:
 	BIO_free(bio);
-	fclose(f);
+	free(buf);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 
 #include "ima_audit.h"
 #include "ima_listkeys.h"
+#include "ima_text.h"
 
 #define MAX_CA_FILE	(1u << 20)
 
@@ -23,28 +24,16 @@ int ima_listkeys_load_ca(struct ima_listkeys *lk, const char *path,
 			 char *err, size_t errlen)
 {
 	X509_STORE *store = lk->store;
-	unsigned char *buf = NULL;
 	const unsigned char *p;
 	BIO *bio = NULL;
 	X509 *cert;
-	FILE *f = fopen(path, "rb");
 	size_t len;
+	unsigned char *buf = (unsigned char *)ima_read_file(path, MAX_CA_FILE,
+							    &len, err, errlen);
 	int n = 0, rc = -1;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!buf)
 		return -1;
-	}
-	buf = malloc(MAX_CA_FILE + 1);
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	len = fread(buf, 1, MAX_CA_FILE + 1, f);
-	if (ferror(f) || len > MAX_CA_FILE) {
-		snprintf(err, errlen, "%s: read error or file too large", path);
-		goto out;
-	}
 	if (!store) {
 		store = X509_STORE_new();
 		if (!store) {
@@ -80,7 +69,6 @@ int ima_listkeys_load_ca(struct ima_listkeys *lk, const char *path,
 out:
 	BIO_free(bio);
 	free(buf);
-	fclose(f);
 	return rc;
 }
 
@@ -251,17 +239,12 @@ static void remember(struct ima_listkeys *lk, size_t key, uint64_t index,
 	struct ima_listkey_use *u;
 
 	lk->keys[key].verified++;
-	if (lk->nuses == lk->cap_uses) {
-		size_t ncap = lk->cap_uses ? 2 * lk->cap_uses : 16;
-
-		u = realloc(lk->uses, ncap * sizeof(*u));
-		if (!u) {
-			lk->oom = true;
-			return;
-		}
-		lk->uses = u;
-		lk->cap_uses = ncap;
+	u = ima_reserve(lk->uses, &lk->cap_uses, lk->nuses, sizeof(*u));
+	if (!u) {
+		lk->oom = true;
+		return;
 	}
+	lk->uses = u;
 	u = &lk->uses[lk->nuses];
 	u->index = index;
 	u->offset = offset;

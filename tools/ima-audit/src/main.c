@@ -16,6 +16,7 @@
 #include "ima_cli.h"
 #include "ima_html.h"
 #include "ima_quote.h"
+#include "ima_text.h"
 #include "ima_version.h"
 
 #define DEFAULT_LOG "/sys/kernel/security/ima/binary_runtime_measurements"
@@ -194,26 +195,10 @@ static int parse_u64(const char *s, unsigned long long max,
 	       -1 : 0;
 }
 
+/* a quote's file or the expected policy, whole: NULL with errno */
 static uint8_t *read_small_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-
-	if (!f)
-		return NULL;
-	buf = malloc(MAX_POLICY_FILE + 1);
-	if (buf) {
-		*len = fread(buf, 1, MAX_POLICY_FILE + 1, f);
-		if (ferror(f) || *len > MAX_POLICY_FILE) {
-			int err = ferror(f) ? errno : EFBIG;
-
-			free(buf);
-			buf = NULL;
-			errno = err;
-		}
-	}
-	fclose(f);
-	return buf;
+	return (uint8_t *)ima_read_file(path, MAX_POLICY_FILE, len, NULL, 0);
 }
 
 /* Whether path names a directory (a file was expected). */
@@ -454,11 +439,8 @@ static bool html_page(const char *path, const struct ima_audit *audit,
  * run() loads every file they name (in the order given, so a later
  * --pcrs value overrides an earlier one) and audits the list.
  */
-enum input_kind { IN_PCRS, IN_PCR_VALUE, IN_TPM_SYSFS, IN_KEY, IN_DENY,
-		  IN_CA, IN_MANIFEST, IN_EXPECT_POLICY, IN_EXCLUDE };
-
 struct input {
-	enum input_kind kind;
+	int opt;		/* the option that names it (OPT_PCRS, ...) */
 	const char *arg;
 };
 
@@ -588,40 +570,17 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 			opts->pcr_mask |= 1u << n;
 			break;
 		case OPT_PCRS:
-			*in = (struct input){ IN_PCRS, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_PCR_VALUE:
-			*in = (struct input){ IN_PCR_VALUE, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_TPM_SYSFS:
-			*in = (struct input){ IN_TPM_SYSFS,
-					      optarg ? optarg : DEFAULT_SYSFS };
-			cl->ninputs++;
-			break;
 		case OPT_KEY:
-			*in = (struct input){ IN_KEY, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_DENY:
-			*in = (struct input){ IN_DENY, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_CA:
-			*in = (struct input){ IN_CA, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_MANIFEST:
-			*in = (struct input){ IN_MANIFEST, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_EXPECT_POLICY:
-			*in = (struct input){ IN_EXPECT_POLICY, optarg };
-			cl->ninputs++;
-			break;
 		case OPT_EXCLUDE:
-			*in = (struct input){ IN_EXCLUDE, optarg };
+			/* a file or a value, loaded by run() in argv order */
+			*in = (struct input){ c, c == OPT_TPM_SYSFS && !optarg ?
+					      DEFAULT_SYSFS : optarg };
 			cl->ninputs++;
 			break;
 		case OPT_IGNORE_PCR:
@@ -773,9 +732,9 @@ static int load_input(struct cmdline *cl, const struct input *in)
 	const int bad_file = IMA_EXIT_MALFORMED;
 	char err[512];
 
-	switch (in->kind) {
-	case IN_KEY: case IN_DENY: case IN_CA: case IN_MANIFEST:
-	case IN_EXPECT_POLICY:
+	switch (in->opt) {
+	case OPT_KEY: case OPT_DENY: case OPT_CA: case OPT_MANIFEST:
+	case OPT_EXPECT_POLICY:
 		if (is_dir(in->arg))
 			return say(cl, bad_file, "%s: a directory, not a file",
 				   in->arg);
@@ -783,26 +742,26 @@ static int load_input(struct cmdline *cl, const struct input *in)
 	default:
 		break;
 	}
-	switch (in->kind) {
-	case IN_PCRS:
+	switch (in->opt) {
+	case OPT_PCRS:
 		return load_pcrs(cl, opts, in->arg);
-	case IN_PCR_VALUE:
+	case OPT_PCR_VALUE:
 		if (ima_pcr_parse_text(&opts->pcrs, in->arg, strlen(in->arg),
 				       "--pcr-value", err, sizeof(err)))
 			return say(cl, IMA_EXIT_USAGE, "%s", err);
 		return IMA_EXIT_OK;
-	case IN_TPM_SYSFS:
+	case OPT_TPM_SYSFS:
 		if (ima_pcr_load_sysfs(&opts->pcrs, in->arg, err,
 				       sizeof(err)) <= 0)
 			return say(cl, bad_file,
 				   "%s: no PCR values readable (DIR/pcr-sha256/10 and so on: a TPM's sysfs directory)",
 				   in->arg);
 		return IMA_EXIT_OK;
-	case IN_KEY:
+	case OPT_KEY:
 		if (ima_keyring_load(&opts->keys, in->arg, err, sizeof(err)))
 			return say(cl, bad_file, "%s", err);
 		return IMA_EXIT_OK;
-	case IN_DENY:
+	case OPT_DENY:
 		if (cl->deny)
 			return say(cl, IMA_EXIT_USAGE, "%s",
 				   "--deny given twice: put the revoked digests in one file");
@@ -813,13 +772,13 @@ static int load_input(struct cmdline *cl, const struct input *in)
 			return say(cl, bad_file, "%s", err);
 		opts->deny = cl->deny;
 		return IMA_EXIT_OK;
-	case IN_CA:
+	case OPT_CA:
 		if (ima_listkeys_load_ca(&cl->listkeys, in->arg, err,
 					 sizeof(err)))
 			return say(cl, bad_file, "%s", err);
 		opts->listkeys = &cl->listkeys;
 		return IMA_EXIT_OK;
-	case IN_MANIFEST:
+	case OPT_MANIFEST:
 		if (!opts->manifest)
 			opts->manifest = ima_manifest_new();
 		if (!opts->manifest || !excludes(cl))
@@ -843,14 +802,14 @@ static int load_input(struct cmdline *cl, const struct input *in)
 				      sizeof(err)))
 			return say(cl, bad_file, "%s", err);
 		return IMA_EXIT_OK;
-	case IN_EXCLUDE:
+	case OPT_EXCLUDE:
 		if (!excludes(cl))
 			return say(cl, bad_file, "out of memory");
 		if (ima_excludes_add(cl->excludes, in->arg, strlen(in->arg),
 				     "--exclude", err, sizeof(err)))
 			return say(cl, IMA_EXIT_USAGE, "%s", err);
 		return IMA_EXIT_OK;
-	case IN_EXPECT_POLICY:
+	case OPT_EXPECT_POLICY:
 		free(cl->policy);
 		cl->policy = read_small_file(in->arg,
 					     &opts->expect_policy_len);

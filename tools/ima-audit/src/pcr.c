@@ -163,37 +163,6 @@ int ima_pcr_parse_text(struct ima_pcr_values *v, const char *text,
 	return 0;
 }
 
-static char *slurp(const char *path, size_t max, size_t *len, char *err,
-		   size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(max + 1);
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	n = fread(buf, 1, max + 1, f);
-	if (ferror(f) || n > max) {
-		snprintf(err, errlen, "%s: %s", path,
-			 ferror(f) ? "read error" : "file too large");
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	buf[n] = '\0';
-	*len = n;
-out:
-	fclose(f);
-	return buf;
-}
-
 /*
  * A file of another kind given where PCR values text is expected: named
  * with what to do. Binary (a NUL or a byte above 0x7f among the first
@@ -236,7 +205,7 @@ int ima_pcr_load_file(struct ima_pcr_values *v, const char *path, char *err,
 		      size_t errlen)
 {
 	size_t len;
-	char *text = slurp(path, 1 << 20, &len, err, errlen);
+	char *text = ima_read_file(path, 1 << 20, &len, err, errlen);
 	int rc;
 
 	if (!text)
@@ -320,7 +289,7 @@ int ima_pcr_load_evmctl(struct ima_pcr_values *v, int bank, const char *path,
 			char *err, size_t errlen)
 {
 	size_t len;
-	char *text = slurp(path, 1 << 20, &len, err, errlen);
+	char *text = ima_read_file(path, 1 << 20, &len, err, errlen);
 	const char *p, *end, *eol;
 	unsigned int line = 0;
 	int rc = -1, n = 0;
@@ -427,21 +396,17 @@ static void add_pending(struct ima_replay *rp, uint32_t pcr, uint64_t index,
 			uint64_t offset)
 {
 	uint64_t n = rp->npending[pcr]++;
+	struct ima_replay_entry *np;
 
 	if (n >= IMA_REPLAY_MAX_PENDING || rp->oom)
 		return;		/* counted, not listed (oom: exit 3) */
-	if (n >= rp->cap_pending[pcr]) {
-		size_t ncap = n ? 2 * n : 16;
-		struct ima_replay_entry *np;
-
-		np = realloc(rp->pending[pcr], ncap * sizeof(*np));
-		if (!np) {
-			rp->oom = true;
-			return;
-		}
-		rp->pending[pcr] = np;
-		rp->cap_pending[pcr] = ncap;
+	np = ima_reserve(rp->pending[pcr], &rp->cap_pending[pcr], n,
+			 sizeof(*np));
+	if (!np) {
+		rp->oom = true;
+		return;
 	}
+	rp->pending[pcr] = np;
 	rp->pending[pcr][n].index = index;
 	rp->pending[pcr][n].offset = offset;
 }

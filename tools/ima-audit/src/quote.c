@@ -30,6 +30,7 @@
 
 #include "ima_quote.h"
 #include "ima_sig.h"
+#include "ima_text.h"
 
 #define MAX_SIG_BYTES	1024	/* RSA-8192; more than any TPM makes */
 #define MAX_ECC_PARAM	66	/* MAX_ECC_KEY_BYTES: P-521 */
@@ -41,20 +42,10 @@ struct rd {
 	size_t errlen;
 };
 
-static int rd_fail(struct rd *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int rd_fail(struct rd *r, const char *fmt, ...)
-{
-	char msg[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(r->err, r->errlen, "%s at byte %zu", msg, r->off);
-	return -1;
-}
+/* "message at byte N" (N where r reads) into r's err; -1 */
+#define rd_fail(r, fmt, ...)						\
+	ima_errf((r)->err, (r)->errlen, fmt " at byte %zu", ##__VA_ARGS__, \
+		 (r)->off)
 
 static int rd_need(struct rd *r, size_t n, const char *what)
 {

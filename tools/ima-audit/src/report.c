@@ -276,7 +276,8 @@ static void text_pcrs(const struct ima_audit *a, FILE *out)
 	}
 }
 
-static void pcr_list(FILE *out, uint32_t mask)
+/* the PCRs of mask as "N,N,..." (the text's list, a JSON array's body); any? */
+static bool pcr_numbers(FILE *out, uint32_t mask)
 {
 	bool first = true;
 	int p;
@@ -287,7 +288,12 @@ static void pcr_list(FILE *out, uint32_t mask)
 		fprintf(out, first ? "%d" : ",%d", p);
 		first = false;
 	}
-	if (first)
+	return !first;
+}
+
+static void pcr_list(FILE *out, uint32_t mask)
+{
+	if (!pcr_numbers(out, mask))
 		fputs("none", out);
 }
 
@@ -575,19 +581,6 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 		a->failure_count ? "FAIL" : "PASS", a->failure_count);
 }
 
-static void json_pcr_array(FILE *out, uint32_t mask)
-{
-	bool first = true;
-	int p;
-
-	for (p = 0; p < IMA_NR_PCRS; p++) {
-		if (!(mask & (1u << p)))
-			continue;
-		fprintf(out, first ? "%d" : ",%d", p);
-		first = false;
-	}
-}
-
 static void json_pcrs(const struct ima_audit *a, FILE *out)
 {
 	const struct ima_replay *rp = &a->replay;
@@ -786,11 +779,11 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	else
 		fputs("null,", out);
 	fputs("\"binding\":{\"bound_pcrs\":[", out);
-	json_pcr_array(out, a->bound);
+	pcr_numbers(out, a->bound);
 	fputs("],\"extended_pcrs\":[", out);
-	json_pcr_array(out, extended_pcrs(a));
+	pcr_numbers(out, extended_pcrs(a));
 	fputs("],\"ignored_pcrs\":[", out);
-	json_pcr_array(out, a->opts->ignore_pcrs);
+	pcr_numbers(out, a->opts->ignore_pcrs);
 	fprintf(out,
 		"],\"uncovered_allowed\":%" PRIu64 ",\"boot_aggregate_waived\":%s,\"sha1_binds\":%s},",
 		a->uncovered_allowed, a->boot_waived ? "true" : "false",

@@ -3,7 +3,6 @@
  * sha256sum-style lines (ima_sumline.h): the one reader --manifest and
  * --deny share.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,18 +10,9 @@
 #include "ima_sumline.h"
 #include "ima_text.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return IMA_SUM_ERROR;
-}
+/* the message into err; IMA_SUM_ERROR */
+#define fail(err, errlen, ...) \
+	(ima_errf(err, errlen, __VA_ARGS__), IMA_SUM_ERROR)
 
 static int is_xdigit(int c)
 {

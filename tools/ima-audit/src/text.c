@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Small helpers of the text inputs (ima_text.h): the error of an input's
- * line, and UTF-8 as RFC 3629 has it.
+ * Small helpers of the text inputs (ima_text.h): a file read whole, the
+ * error of an input's line, and UTF-8 as RFC 3629 has it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ima_text.h"
+
+int ima_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 int ima_line_error(char *err, size_t errlen, const char *what,
 		   unsigned long line, const char *fmt, ...)
@@ -20,6 +33,63 @@ int ima_line_error(char *err, size_t errlen, const char *what,
 	va_end(ap);
 	snprintf(err, errlen, "%s:%lu: %s", what, line, msg);
 	return -1;
+}
+
+char *ima_read_file(const char *path, size_t max, size_t *len, char *err,
+		    size_t errlen)
+{
+	FILE *f = fopen(path, "rbe");
+	char *buf = NULL, *nb;
+	size_t cap = 0, n = 0;
+	int e;			/* the cause of a failure, errno after the cleanup */
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap > max) {
+				e = EFBIG;
+				snprintf(err, errlen, "%s: larger than %zu bytes",
+					 path, max);
+				goto fail;
+			}
+			/* one byte past max tells a file of max bytes from a larger one */
+			cap = cap ? 2 * cap : 4096;
+			if (cap > max + 1)
+				cap = max + 1;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				e = ENOMEM;
+				snprintf(err, errlen, "%s: out of memory", path);
+				goto fail;
+			}
+			buf = nb;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+		if (ferror(f)) {
+			e = errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(e));
+			goto fail;
+		}
+		if (feof(f))
+			break;
+	}
+	if (n > max) {
+		e = EFBIG;
+		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+		goto fail;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	errno = e;
+	return NULL;
 }
 
 size_t ima_utf8_len(const unsigned char *s, size_t left)

@@ -28,6 +28,8 @@ import shlex
 import subprocess
 import sys
 
+import expectations
+
 binary, d = sys.argv[1], sys.argv[2]
 prefix = sys.argv[3] if len(sys.argv) > 3 else ""
 
@@ -155,26 +157,4 @@ def check(name):
 
 
 todo = {}
-names = sorted(f[:-7] for f in os.listdir(d) if f.endswith(".expect"))
-if not names:
-    print("not ok - %sno .expect files in %s" % (prefix, d))
-    sys.exit(1)
-bad = 0
-for name in names:
-    try:
-        why = check(name)
-    except Exception as e:  # a broken case is a failure, never a skip
-        why = "runner error: %r" % e
-    if todo.get(name):
-        # a known limitation: the expectation is what ought to hold
-        print("%s - %s%s # TODO %s" % ("ok" if not why else "not ok",
-                                        prefix, name, todo[name]))
-        if why:
-            print("# " + why.replace("\n", " "))
-    elif why:
-        bad += 1
-        print("not ok - %s%s" % (prefix, name))
-        print("# " + why.replace("\n", " "))
-    else:
-        print("ok - %s%s" % (prefix, name))
-sys.exit(1 if bad else 0)
+expectations.run_all(d, prefix, check, todo)

@@ -17,41 +17,12 @@ fi
 B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
 golden=$here/tests/golden
-n=0
-pass=0
-fail=0
-skip=0
-todo=0
 log=$B/check.log
 : >"$log"
 
-# a "# SKIP reason" in the name is a skip, counted apart from passes
-ok() {
-	n=$((n + 1))
-	case $1 in
-	*" # SKIP "*) skip=$((skip + 1)) ;;
-	*) pass=$((pass + 1)) ;;
-	esac
-	echo "ok $n - $1"
-}
-
-# shellcheck source-path=SCRIPTDIR source=relay.sh
-. "$here/tests/relay.sh"
-
-# a known limitation: "not ok N - NAME # TODO REASON" (relay), neither a
-# pass nor a failure of the suite
-todo_line() {
-	n=$((n + 1))
-	todo=$((todo + 1))
-	echo "not ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fail=$((fail + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "# $2"
-}
+# ok, not_ok, todo_line, relay, unit_tests, fuzz, tap_end
+# shellcheck source-path=SCRIPTDIR source=tap-check.sh
+. "$here/tests/tap-check.sh"
 
 # Golden snapshots (a format check only; the verdict is checked by the
 # intent-based cases below): run from tests/golden so that arguments stay
@@ -92,37 +63,7 @@ echo "TAP version 13"
 
 # Unit tests: cmocka prints TAP with its own numbering; renumber. Each runs
 # under ASan/UBSan, then under ThreadSanitizer (tsan: prefix).
-for t in "$B"/asan/test_* "$B"/tsan/test_*; do
-	case $t in *.o | *.d) continue ;; esac
-	[ -x "$t" ] || continue
-	name=$(basename "$t")
-	case $t in "$B"/tsan/*) name=tsan:$name ;; esac
-	out=$B/$name.tap
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66" CMOCKA_MESSAGE_OUTPUT=TAP "$t" \
-		>"$out" 2>"$out.err"
-	rc=$?
-	seen=0
-	before=$fail
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)
-			seen=$((seen + 1))
-			ok "$name: ${line#* - }"
-			;;
-		"not ok "*)
-			seen=$((seen + 1))
-			not_ok "$name: ${line#* - }"
-			;;
-		"#"*)
-			echo "$line"
-			;;
-		esac
-	done <"$out"
-	cat "$out.err" >>"$log"
-	if [ $seen = 0 ] || { [ $rc != 0 ] && [ $fail = $before ]; }; then
-		not_ok "$name exited $rc" "$(tail -n 5 "$out.err")"
-	fi
-done
+unit_tests "$B"/asan/test_* "$B"/tsan/test_*
 
 run_golden "$B/asan/ima-audit"
 
@@ -183,36 +124,6 @@ run_cases "$here/tests/reference" tsan:reference "$B/tsan/ima-audit"
 run_cases "$here/tests/command" tsan:command "$B/tsan/ima-audit"
 
 # Fuzz pass: FUZZ_SECONDS shared among the targets.
-set -- "$B"/fuzz/fuzz_*
-targets=0
-for f in "$@"; do [ -x "$f" ] && targets=$((targets + 1)); done
-if [ $targets -gt 0 ]; then
-	secs=$(( ${FUZZ_SECONDS:-20} / targets ))
-	[ $secs -lt 3 ] && secs=3
-	for f in "$@"; do
-		[ -x "$f" ] || continue
-		name=$(basename "$f")
-		corpus=$B/corpus-$name
-		mkdir -p "$corpus"
-		if "$f" -max_total_time=$secs -timeout=10 -rss_limit_mb=1024 \
-			-print_final_stats=1 "$corpus" "$B/fuzz-corpus" \
-			>"$B/$name.log" 2>&1; then
-			runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
-				"$B/$name.log")
-			ok "fuzz $name (${secs}s, ${runs:-?} runs)"
-		else
-			not_ok "fuzz $name" "see $B/$name.log: $(grep -m1 -E 'ERROR|SUMMARY' "$B/$name.log")"
-		fi
-	done
-fi
+fuzz "${FUZZ_SECONDS:-20}" "$B/fuzz-corpus"
 
-echo "1..$n"
-if [ $todo -gt 0 ]; then
-	echo "# $todo known limitation(s), reported as not ok # TODO (neither passed nor failed)"
-fi
-if [ $skip -gt 0 ] || [ $todo -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped, $todo TODO"
-else
-	echo "$pass passed, $fail failed"
-fi
-[ $fail = 0 ]
+tap_end

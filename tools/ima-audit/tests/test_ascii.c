@@ -19,6 +19,7 @@
 #include "ima_ascii.h"
 #include "ima_log.h"
 #include "testbuf.h"
+#include "unit_main.h"
 
 
 static void field(struct buf *b, const void *p, size_t n)
@@ -48,12 +49,7 @@ static void header(struct buf *b, uint32_t pcr, unsigned int tdv,
 	uint8_t d[64];
 
 	memset(d, (int)tdv, sizeof(d));
-	put32(b, pcr);
-	put(b, d, tdlen);
-	put32(b, (uint32_t)strlen(name));
-	put(b, name, strlen(name));
-	if (dlen >= 0)
-		put32(b, (uint32_t)dlen);
+	put_header(b, pcr, d, tdlen, name, dlen);
 }
 
 static long line(const char *s, enum ima_byte_order o, unsigned int *dlen,
@@ -412,23 +408,17 @@ static void test_list_name_bank(void **state)
 	assert_non_null(strstr(err, "zero-padded"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ima_ng),
-		cmocka_unit_test(test_empty_sig_and_pcr_pad),
-		cmocka_unit_test(test_legacy),
-		cmocka_unit_test(test_evm_sig_numbers),
-		cmocka_unit_test(test_ngv2_and_custom),
-		cmocka_unit_test(test_digest_length),
-		cmocka_unit_test(test_refused_lines),
-		cmocka_unit_test(test_nul_in_line),
-		cmocka_unit_test(test_max_entry),
-		cmocka_unit_test(test_reader_memory),
-		cmocka_unit_test(test_reader_pipe),
-		cmocka_unit_test(test_reader_errors),
-		cmocka_unit_test(test_list_name_bank),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_ima_ng),
+	cmocka_unit_test(test_empty_sig_and_pcr_pad),
+	cmocka_unit_test(test_legacy),
+	cmocka_unit_test(test_evm_sig_numbers),
+	cmocka_unit_test(test_ngv2_and_custom),
+	cmocka_unit_test(test_digest_length),
+	cmocka_unit_test(test_refused_lines),
+	cmocka_unit_test(test_nul_in_line),
+	cmocka_unit_test(test_max_entry),
+	cmocka_unit_test(test_reader_memory),
+	cmocka_unit_test(test_reader_pipe),
+	cmocka_unit_test(test_reader_errors),
+	cmocka_unit_test(test_list_name_bank))

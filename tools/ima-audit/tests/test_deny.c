@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ima_deny.h"
+#include "unit_main.h"
 
 /* 64 hex digits c (8 buffers in turn: several in one printf) */
 static const char *h64(char c)
@@ -144,13 +145,7 @@ static void test_keylime_policy(void **state)
 	assert_non_null(strstr(err, "nested too deep"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_line_forms),
-		cmocka_unit_test(test_refused_lines),
-		cmocka_unit_test(test_keylime_policy),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_line_forms),
+	cmocka_unit_test(test_refused_lines),
+	cmocka_unit_test(test_keylime_policy))

@@ -15,8 +15,9 @@
 
 #include <cmocka.h>
 
-#include "ima_exclude.h"
 #include "exclude_cases.h"
+#include "ima_exclude.h"
+#include "unit_main.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -115,14 +116,8 @@ static void test_translations(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_python_agrees),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_untested),
-		cmocka_unit_test(test_translations),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_python_agrees),
+	cmocka_unit_test(test_refused),
+	cmocka_unit_test(test_untested),
+	cmocka_unit_test(test_translations))

@@ -17,6 +17,8 @@
 
 #include "ima_audit.h"
 #include "ima_html.h"
+#include "testbuf.h"
+#include "unit_main.h"
 
 static char *embed(const char *json)
 {
@@ -114,41 +116,16 @@ static void test_every_class_has_advice(void **state)
 	assert_null(ima_fail_class_advice(IMA_FC_COUNT));
 }
 
-static void put32(uint8_t **p, uint32_t v)
-{
-	memcpy(*p, &v, 4);	/* little-endian host assumed by the test */
-	*p += 4;
-}
-
-/* One ima-ng record; its template data's sha256 goes to tdig. */
+/* One ima-ng record (testbuf.h); its template data's sha256 goes to tdig. */
 static size_t record(uint8_t *out, const char *path, size_t plen,
 		     uint8_t tdig[32])
 {
-	uint8_t data[512], *p = data, *o = out;
-	uint8_t digest[32] = { 0x42 };
-	uint32_t nlen = (uint32_t)plen + 1;
-	size_t dlen;
+	static const uint8_t digest[32] = { 0x42 };
+	struct buf b = { .n = 0 };
 
-	put32(&p, 40);
-	memcpy(p, "sha256:", 8);
-	memcpy(p + 8, digest, 32);
-	p += 40;
-	put32(&p, nlen);
-	memcpy(p, path, plen);
-	p[plen] = '\0';
-	p += nlen;
-	dlen = (size_t)(p - data);
-	ima_digest(ima_hash_by_name("sha256", 6), data, dlen, tdig);
-
-	put32(&o, 10);
-	ima_digest(ima_hash_by_name("sha1", 4), data, dlen, o);
-	o += 20;
-	put32(&o, 6);
-	memcpy(o, "ima-ng", 6);
-	o += 6;
-	put32(&o, (uint32_t)dlen);
-	memcpy(o, data, dlen);
-	return (size_t)(o - out) + dlen;
+	put_ng_record(&b, digest, path, plen, tdig);
+	memcpy(out, b.d, b.n);
+	return b.n;
 }
 
 static void extend(uint8_t pcr[32], const uint8_t d[32])
@@ -277,15 +254,9 @@ static void test_csp_names_the_inline_code(void **state)
 	free(page);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_embed_cannot_close_the_block),
-		cmocka_unit_test(test_entry_verdict_rule),
-		cmocka_unit_test(test_every_class_has_advice),
-		cmocka_unit_test(test_page_end_to_end),
-		cmocka_unit_test(test_csp_names_the_inline_code),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_embed_cannot_close_the_block),
+	cmocka_unit_test(test_entry_verdict_rule),
+	cmocka_unit_test(test_every_class_has_advice),
+	cmocka_unit_test(test_page_end_to_end),
+	cmocka_unit_test(test_csp_names_the_inline_code))

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ima_json.h"
+#include "unit_main.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -116,13 +117,7 @@ static void test_bounds(void **state)
 	assert_non_null(strstr(err, "nested too deep"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_bounds),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_values),
+	cmocka_unit_test(test_refused),
+	cmocka_unit_test(test_bounds))

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "ima_keylime.h"
+#include "unit_main.h"
 
 #define H64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define G64 "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -130,12 +131,6 @@ static void test_write_read(void **state)
 	ima_excludes_free(x);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read),
-		cmocka_unit_test(test_write_read),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_read),
+	cmocka_unit_test(test_write_read))

@@ -21,6 +21,8 @@
 #include <openssl/x509v3.h>
 
 #include "ima_listkeys.h"
+#include "testcert.h"
+#include "unit_main.h"
 
 struct id {
 	EVP_PKEY *pkey;
@@ -32,47 +34,16 @@ struct id {
 static struct id ca, other_ca, leaf, stranger, ca_leaf, no_ds, odd;
 static char ca_pem[64], ca_der[64];
 
-static void ext(X509 *c, X509 *issuer, int nid, const char *value)
-{
-	X509V3_CTX ctx;
-	X509_EXTENSION *e;
-
-	X509V3_set_ctx(&ctx, issuer, c, NULL, NULL, 0);
-	e = X509V3_EXT_conf_nid(NULL, &ctx, nid, value);
-	assert_non_null(e);
-	X509_add_ext(c, e, -1);
-	X509_EXTENSION_free(e);
-}
-
 /* A certificate of a fresh key, cn, signed by issuer (itself if NULL). */
 static void make(struct id *k, const char *cn, const struct id *issuer,
 		 const char *bc, const char *ku)
 {
 	unsigned char *p;
-	X509_NAME *name;
 
 	k->pkey = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
 	assert_non_null(k->pkey);
-	k->cert = X509_new();
-	X509_set_version(k->cert, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(k->cert), rand());
-	X509_gmtime_adj(X509_getm_notBefore(k->cert), 0);
-	X509_gmtime_adj(X509_getm_notAfter(k->cert), 3600);
-	name = X509_get_subject_name(k->cert);
-	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-				   (const unsigned char *)cn, -1, -1, 0);
-	X509_set_issuer_name(k->cert, issuer ?
-			     X509_get_subject_name(issuer->cert) : name);
-	X509_set_pubkey(k->cert, k->pkey);
-	ext(k->cert, issuer ? issuer->cert : k->cert,
-	    NID_subject_key_identifier, "hash");
-	ext(k->cert, issuer ? issuer->cert : k->cert, NID_basic_constraints,
-	    bc);
-	if (ku)
-		ext(k->cert, issuer ? issuer->cert : k->cert, NID_key_usage,
-		    ku);
-	assert_true(X509_sign(k->cert, issuer ? issuer->pkey : k->pkey,
-			      EVP_sha256()) > 0);
+	k->cert = test_cert(k->pkey, cn, issuer ? issuer->cert : NULL,
+			    issuer ? issuer->pkey : NULL, bc, ku);
 	p = k->der;
 	k->der_len = i2d_X509(k->cert, &p);
 	assert_true(k->der_len > 0);
@@ -257,13 +228,7 @@ static void test_verify_and_kexec(void **state)
 	ima_listkeys_free(&lk);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_load_ca),
-		cmocka_unit_test(test_which_keys),
-		cmocka_unit_test(test_verify_and_kexec),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_load_ca),
+	cmocka_unit_test(test_which_keys),
+	cmocka_unit_test(test_verify_and_kexec))

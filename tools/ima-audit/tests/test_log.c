@@ -15,6 +15,7 @@
 #include "ima_hash.h"
 #include "ima_log.h"
 #include "testbuf.h"
+#include "unit_main.h"
 
 
 /* An ima-ng record for path with a fake sha256 digest. */
@@ -25,11 +26,7 @@ static void add_ng(struct buf *b, uint32_t pcr, const char *path)
 	uint32_t dng = 8 + 32, nng = (uint32_t)strlen(path) + 1;
 
 	memset(digest, 0xab, sizeof(digest));
-	put32(b, pcr);
-	put(b, tdigest, 20);
-	put32(b, 6);
-	put(b, "ima-ng", 6);
-	put32(b, 4 + dng + 4 + nng);
+	put_header(b, pcr, tdigest, 20, "ima-ng", 4 + dng + 4 + nng);
 	put32(b, dng);
 	put(b, "sha256:", 8);
 	put(b, digest, 32);
@@ -97,10 +94,7 @@ static void test_legacy_ima_template(void **state)
 	struct ima_reader r;
 	struct ima_record rec;
 
-	put32(&b, 10);
-	put(&b, d, 20);
-	put32(&b, 3);
-	put(&b, "ima", 3);
+	put_header(&b, 10, d, 20, "ima", -1);
 	put(&b, d, 20);		/* d: no length */
 	put32(&b, 7);		/* n: length, no NUL */
 	put(&b, "/bin/sh", 7);
@@ -174,11 +168,7 @@ static void test_zero_name_and_data_length(void **state)
 	uint8_t d[20] = { 0 };
 	size_t first;
 
-	put32(&b, 10);
-	put(&b, d, 20);
-	put32(&b, 6);
-	put(&b, "ima-ng", 6);
-	put32(&b, 0);
+	put_header(&b, 10, d, 20, "ima-ng", 0);
 	expect_malformed(&b, NULL, 34, "zero-length template data");
 
 	b.n = 0;
@@ -195,11 +185,7 @@ static void test_field_past_end(void **state)
 	struct buf b = { .o = IMA_BO_LITTLE };
 	uint8_t d[20] = { 0 };
 
-	put32(&b, 10);
-	put(&b, d, 20);
-	put32(&b, 6);
-	put(&b, "ima-ng", 6);
-	put32(&b, 12);		/* template data: 12 bytes */
+	put_header(&b, 10, d, 20, "ima-ng", 12);	/* data: 12 bytes */
 	put32(&b, 4);		/* d-ng: 4 bytes */
 	put(&b, "sha1", 4);
 	put32(&b, 0xfffffff0);	/* n-ng: far past the end */
@@ -211,21 +197,13 @@ static void test_trailing_and_missing_fields(void **state)
 	struct buf b = { .o = IMA_BO_LITTLE };
 	uint8_t d[20] = { 0 };
 
-	put32(&b, 10);
-	put(&b, d, 20);
-	put32(&b, 6);
-	put(&b, "ima-ng", 6);
-	put32(&b, 8);
+	put_header(&b, 10, d, 20, "ima-ng", 8);
 	put32(&b, 4);
 	put(&b, "sha1", 4);
 	expect_malformed(&b, NULL, 38 + 8, "ends before field 2");
 
 	b.n = 0;
-	put32(&b, 10);
-	put(&b, d, 20);
-	put32(&b, 6);
-	put(&b, "ima-ng", 6);
-	put32(&b, 10);
+	put_header(&b, 10, d, 20, "ima-ng", 10);
 	put32(&b, 1);
 	put(&b, "x", 1);
 	put32(&b, 0);
@@ -324,11 +302,7 @@ static void test_unknown_template_is_framed(void **state)
 	struct ima_reader r;
 	struct ima_record rec;
 
-	put32(&b, 10);
-	put(&b, d, 20);
-	put32(&b, 7);
-	put(&b, "ima-foo", 7);
-	put32(&b, 3);
+	put_header(&b, 10, d, 20, "ima-foo", 3);
 	put(&b, "abc", 3);
 	add_ng(&b, 10, "/a");
 	ima_reader_init_mem(&r, b.d, b.n, NULL);
@@ -498,24 +472,18 @@ static void test_data_view_readings(void **state)
 	assert_int_equal(v.ident, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_little_and_big_endian),
-		cmocka_unit_test(test_legacy_ima_template),
-		cmocka_unit_test(test_chunked_pipe_read),
-		cmocka_unit_test(test_hostile_name_length),
-		cmocka_unit_test(test_zero_name_and_data_length),
-		cmocka_unit_test(test_field_past_end),
-		cmocka_unit_test(test_trailing_and_missing_fields),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_pcr_and_order_detection),
-		cmocka_unit_test(test_template_lookup),
-		cmocka_unit_test(test_unknown_template_is_framed),
-		cmocka_unit_test(test_split_digest_field),
-		cmocka_unit_test(test_data_view_readings),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_little_and_big_endian),
+	cmocka_unit_test(test_legacy_ima_template),
+	cmocka_unit_test(test_chunked_pipe_read),
+	cmocka_unit_test(test_hostile_name_length),
+	cmocka_unit_test(test_zero_name_and_data_length),
+	cmocka_unit_test(test_field_past_end),
+	cmocka_unit_test(test_trailing_and_missing_fields),
+	cmocka_unit_test(test_truncated),
+	cmocka_unit_test(test_limits),
+	cmocka_unit_test(test_pcr_and_order_detection),
+	cmocka_unit_test(test_template_lookup),
+	cmocka_unit_test(test_unknown_template_is_framed),
+	cmocka_unit_test(test_split_digest_field),
+	cmocka_unit_test(test_data_view_readings))

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ima_manifest.h"
+#include "unit_main.h"
 
 #define H1 "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"
 #define H256X "0f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
@@ -203,15 +204,9 @@ static void test_100k_paths(void **state)
 	ima_manifest_free(m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_formats),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_coreutils_escapes),
-		cmocka_unit_test(test_weak_digests_refused),
-		cmocka_unit_test(test_100k_paths),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_formats),
+	cmocka_unit_test(test_errors),
+	cmocka_unit_test(test_coreutils_escapes),
+	cmocka_unit_test(test_weak_digests_refused),
+	cmocka_unit_test(test_100k_paths))

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "ima_pcr.h"
+#include "unit_main.h"
 
 #define S20 "000102030405060708090a0b0c0d0e0f10111213"
 #define S32 "3F2A000000000000000000000000000000000000000000000000000000000001"
@@ -310,19 +311,13 @@ static void test_evmctl_file(void **state)
 	unlink(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format_a),
-		cmocka_unit_test(test_format_tpm2_pcrread),
-		cmocka_unit_test(test_bad_lines),
-		cmocka_unit_test(test_sysfs),
-		cmocka_unit_test(test_boot_aggregate),
-		cmocka_unit_test(test_boot_aggregate_definitions),
-		cmocka_unit_test(test_replay_prefix_and_violation),
-		cmocka_unit_test(test_replay_coverage),
-		cmocka_unit_test(test_evmctl_file),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_format_a),
+	cmocka_unit_test(test_format_tpm2_pcrread),
+	cmocka_unit_test(test_bad_lines),
+	cmocka_unit_test(test_sysfs),
+	cmocka_unit_test(test_boot_aggregate),
+	cmocka_unit_test(test_boot_aggregate_definitions),
+	cmocka_unit_test(test_replay_prefix_and_violation),
+	cmocka_unit_test(test_replay_coverage),
+	cmocka_unit_test(test_evmctl_file))

@@ -22,6 +22,8 @@
 #include <openssl/pem.h>
 
 #include "ima_quote.h"
+#include "testcert.h"
+#include "unit_main.h"
 
 #define NPCR 11			/* PCRs 0-10 */
 #define MAX_MSG 512
@@ -565,14 +567,8 @@ static void test_key_load(void **state)
 	struct tq t;
 	char path[64], err[300];
 	EVP_PKEY *k;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/tmp/ima-audit-ak-%d.pem",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PUBKEY(f, ec), 1);
-	fclose(f);
+	test_pubkey_pem(ec, "ak", path, sizeof(path));
 	k = ima_quote_key_load(path, err, sizeof(err));
 	assert_non_null(k);
 	init_tq(&t);
@@ -584,24 +580,18 @@ static void test_key_load(void **state)
 	assert_non_null(strstr(err, path));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_fields),
-		cmocka_unit_test(test_verify_rsa),
-		cmocka_unit_test(test_verify_ecdsa),
-		cmocka_unit_test(test_verify_plain),
-		cmocka_unit_test(test_wrong_nonce),
-		cmocka_unit_test(test_other_key),
-		cmocka_unit_test(test_altered_message),
-		cmocka_unit_test(test_magic_and_type),
-		cmocka_unit_test(test_pcr_values),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_hostile_lengths),
-		cmocka_unit_test(test_selection_limits),
-		cmocka_unit_test(test_sig_parse),
-		cmocka_unit_test(test_key_load),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_parse_fields),
+	cmocka_unit_test(test_verify_rsa),
+	cmocka_unit_test(test_verify_ecdsa),
+	cmocka_unit_test(test_verify_plain),
+	cmocka_unit_test(test_wrong_nonce),
+	cmocka_unit_test(test_other_key),
+	cmocka_unit_test(test_altered_message),
+	cmocka_unit_test(test_magic_and_type),
+	cmocka_unit_test(test_pcr_values),
+	cmocka_unit_test(test_truncated),
+	cmocka_unit_test(test_hostile_lengths),
+	cmocka_unit_test(test_selection_limits),
+	cmocka_unit_test(test_sig_parse),
+	cmocka_unit_test(test_key_load))

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "ima_audit.h"
+#include "testbuf.h"
+#include "unit_main.h"
 
 static char *capture(void (*fn)(FILE *, const char *, size_t),
 		     const char *s, size_t len)
@@ -61,39 +63,16 @@ static void test_escape_buffer(void **state)
 	assert_int_equal(ima_escape(out, 0, "ab", 2), 0);
 }
 
-static void put32(uint8_t **p, uint32_t v)
-{
-	memcpy(*p, &v, 4);	/* little-endian host assumed by the test */
-	*p += 4;
-}
-
-/* One ima-ng record with a correct template hash. */
+/* One ima-ng record (testbuf.h), its template hash spoilt if bad_hash. */
 static size_t record(uint8_t *out, const char *path, int bad_hash)
 {
-	uint8_t data[256], *p = data, *o = out;
-	uint8_t digest[32] = { 0x42 };
-	uint32_t nlen = (uint32_t)strlen(path) + 1;
-	size_t dlen;
+	static const uint8_t digest[32] = { 0x42 };
+	struct buf b = { .n = 0 };
 
-	put32(&p, 40);
-	memcpy(p, "sha256:", 8);
-	memcpy(p + 8, digest, 32);
-	p += 40;
-	put32(&p, nlen);
-	memcpy(p, path, nlen);
-	p += nlen;
-	dlen = (size_t)(p - data);
-
-	put32(&o, 10);
-	ima_digest(ima_hash_by_name("sha1", 4), data, dlen, o);
-	o[0] ^= (uint8_t)bad_hash;
-	o += 20;
-	put32(&o, 6);
-	memcpy(o, "ima-ng", 6);
-	o += 6;
-	put32(&o, (uint32_t)dlen);
-	memcpy(o, data, dlen);
-	return (size_t)(o - out) + dlen;
+	put_ng_record(&b, digest, path, strlen(path), NULL);
+	b.d[4] ^= (uint8_t)bad_hash;	/* the template hash's first byte */
+	memcpy(out, b.d, b.n);
+	return b.n;
 }
 
 static void test_audit_failures_are_reported(void **state)
@@ -135,14 +114,8 @@ static void test_audit_failures_are_reported(void **state)
 	ima_audit_free(&a);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_escape),
-		cmocka_unit_test(test_text_escape),
-		cmocka_unit_test(test_escape_buffer),
-		cmocka_unit_test(test_audit_failures_are_reported),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_json_escape),
+	cmocka_unit_test(test_text_escape),
+	cmocka_unit_test(test_escape_buffer),
+	cmocka_unit_test(test_audit_failures_are_reported))

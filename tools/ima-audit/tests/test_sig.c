@@ -22,6 +22,8 @@
 
 #include "ima_log.h"
 #include "ima_sig.h"
+#include "testcert.h"
+#include "unit_main.h"
 
 struct keypair {
 	EVP_PKEY *pkey;
@@ -34,9 +36,6 @@ static struct keypair rsa, ec, other;
 
 static void make_keypair(struct keypair *k, const char *type)
 {
-	X509V3_CTX ctx;
-	X509_EXTENSION *ext;
-	X509_NAME *name;
 	ASN1_OCTET_STRING *skid;
 	const unsigned char *s;
 	FILE *f;
@@ -46,23 +45,7 @@ static void make_keypair(struct keypair *k, const char *type)
 	else
 		k->pkey = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
 	assert_non_null(k->pkey);
-	k->cert = X509_new();
-	X509_set_version(k->cert, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(k->cert), rand());
-	X509_gmtime_adj(X509_getm_notBefore(k->cert), 0);
-	X509_gmtime_adj(X509_getm_notAfter(k->cert), 3600);
-	name = X509_get_subject_name(k->cert);
-	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-				   (const unsigned char *)type, -1, -1, 0);
-	X509_set_issuer_name(k->cert, name);
-	X509_set_pubkey(k->cert, k->pkey);
-	X509V3_set_ctx(&ctx, k->cert, k->cert, NULL, NULL, 0);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_subject_key_identifier,
-				  "hash");
-	assert_non_null(ext);
-	X509_add_ext(k->cert, ext, -1);
-	X509_EXTENSION_free(ext);
-	assert_true(X509_sign(k->cert, k->pkey, EVP_sha256()) > 0);
+	k->cert = test_cert(k->pkey, type, NULL, NULL, NULL, NULL);
 	skid = X509_get_ext_d2i(k->cert, NID_subject_key_identifier, NULL,
 				NULL);
 	assert_non_null(skid);
@@ -412,18 +395,12 @@ static void test_pool(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sig_parse),
-		cmocka_unit_test(test_keyring_keyid),
-		cmocka_unit_test(test_verify_v2_rsa),
-		cmocka_unit_test(test_signature_type),
-		cmocka_unit_test(test_weak_digest),
-		cmocka_unit_test(test_verify_v2_ecdsa),
-		cmocka_unit_test(test_modsig),
-		cmocka_unit_test(test_pool),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_TEST_MAIN(setup, teardown,
+	cmocka_unit_test(test_sig_parse),
+	cmocka_unit_test(test_keyring_keyid),
+	cmocka_unit_test(test_verify_v2_rsa),
+	cmocka_unit_test(test_signature_type),
+	cmocka_unit_test(test_weak_digest),
+	cmocka_unit_test(test_verify_v2_ecdsa),
+	cmocka_unit_test(test_modsig),
+	cmocka_unit_test(test_pool))

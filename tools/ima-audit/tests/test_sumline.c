@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ima_sumline.h"
+#include "unit_main.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define H64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -105,12 +106,6 @@ static void test_refused(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_forms),
-		cmocka_unit_test(test_refused),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_forms),
+	cmocka_unit_test(test_refused))

@@ -21,6 +21,8 @@
 
 #include "ima_audit.h"
 #include "ima_quote.h"
+#include "testcert.h"
+#include "unit_main.h"
 
 /* --- allocation failure injection (linked with --wrap=malloc,...) */
 void *__real_malloc(size_t n);
@@ -978,15 +980,9 @@ static void test_alloc_failures(void **state)
 	uint64_t want;
 	long n, total, exit3 = 0;
 	int rc;
-	FILE *f;
 
 	assert_non_null(k);
-	snprintf(path, sizeof(path), "/tmp/ima-audit-verdict-%d.pem",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
-	fclose(f);
+	test_pubkey_pem(k, "verdict", path, sizeof(path));
 	EVP_PKEY_free(k);
 
 	memset(&l, 0, sizeof(l));
@@ -1042,7 +1038,6 @@ static void test_shared_workers(void **state)
 	struct hashq *q;
 	struct ima_pool *p;
 	int i;
-	FILE *f;
 
 	memset(&l, 0, sizeof(l));
 	add_file(&l, 10, "/bin/a");
@@ -1067,12 +1062,7 @@ static void test_shared_workers(void **state)
 	memset(&opts, 0, sizeof(opts));
 
 	assert_non_null(k);
-	snprintf(path, sizeof(path), "/tmp/ima-audit-shared-%d.pem",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PUBKEY(f, k), 1);
-	fclose(f);
+	test_pubkey_pem(k, "shared", path, sizeof(path));
 	EVP_PKEY_free(k);
 	assert_int_equal(ima_keyring_load(&opts.keys, path, err, sizeof(err)),
 			 0);
@@ -1095,25 +1085,19 @@ static void test_shared_workers(void **state)
 	memset(&opts, 0, sizeof(opts));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_unbound),
-		cmocka_unit_test(test_sha1_binds_nothing),
-		cmocka_unit_test(test_coverage),
-		cmocka_unit_test(test_policy_bound_covered),
-		cmocka_unit_test(test_kexec_handover),
-		cmocka_unit_test(test_policy_loaded_name),
-		cmocka_unit_test(test_policy_of_last_kernel),
-		cmocka_unit_test(test_policy_across_pcrs),
-		cmocka_unit_test(test_empty_buffer_is_file),
-		cmocka_unit_test(test_violation_attests_nothing),
-		cmocka_unit_test(test_template_renamed),
-		cmocka_unit_test(test_failures_bounded),
-		cmocka_unit_test(test_quote_verdicts),
-		cmocka_unit_test(test_alloc_failures),
-		cmocka_unit_test(test_shared_workers),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_TEST_MAIN(NULL, NULL,
+	cmocka_unit_test(test_unbound),
+	cmocka_unit_test(test_sha1_binds_nothing),
+	cmocka_unit_test(test_coverage),
+	cmocka_unit_test(test_policy_bound_covered),
+	cmocka_unit_test(test_kexec_handover),
+	cmocka_unit_test(test_policy_loaded_name),
+	cmocka_unit_test(test_policy_of_last_kernel),
+	cmocka_unit_test(test_policy_across_pcrs),
+	cmocka_unit_test(test_empty_buffer_is_file),
+	cmocka_unit_test(test_violation_attests_nothing),
+	cmocka_unit_test(test_template_renamed),
+	cmocka_unit_test(test_failures_bounded),
+	cmocka_unit_test(test_quote_verdicts),
+	cmocka_unit_test(test_alloc_failures),
+	cmocka_unit_test(test_shared_workers))
