@@ -1,5 +1,5 @@
-# ima-stack: signed IMA policies, a patched 6.1 kernel, a swtpm-backed QEMU
-# guest and an auditor of IMA measurement lists.
+# ima-stack: signed IMA policies, patched Debian kernels (6.1 and 6.12), a
+# swtpm-backed QEMU guest and an auditor of IMA measurement lists.
 #
 #   make            build everything that is missing (kernel, keys, image)
 #   make demo       build, boot the guest, print a readable report
@@ -7,21 +7,26 @@
 #   make check      host tests + guest suite + host audit; "N passed, M failed"
 #   make lint       shellcheck on every script, the C warning flags (in make check)
 #   make shell      the same guest with a root shell on the console
-#   make check-pristine  the same guest tests on a kernel without the series
-#   make check-6.12  the read-cache boot on unpatched linux-source-6.12 (patch 0003)
-#   make redgreen   rewrite the series' red/green table from those two runs
+#   make check-pristine  the same guest tests on kernels without the series
+#   make redgreen   rewrite each series' red/green table from those two runs
+#   make interdiff  how each 6.12 port differs from the 6.1 patch it ports
 #   make measurements  a dated row per run of make check in docs/measurements.md
 #   make bench-kernel / bench-appraise   figures: loader vs sha256sum; appraise-all cost
 #   make clean      drop build/ (caches stay); make distclean drops caches too
 # V=1 prints the commands. Stages are scripts/*.sh; each re-runs only when
 # its inputs change.
+# KTREE picks the Debian kernel source (linux-source-VER): 6.1 or 6.12.
+# check, check-pristine and redgreen take every tree unless KTREE names
+# some (KTREE=6.12, KTREE="6.1 6.12"); the other targets take one, 6.1
+# unless KTREE says otherwise (make demo KTREE=6.12).
+export KTREE
 
 SHELL := /bin/bash
 export V ?= 0
 S := scripts
 
 .PHONY: all deps keys kernel-source kernel rootfs sign image demo attest check \
-	lint shell check-pristine check-6.12 redgreen measurements series-check bench-kernel \
+	lint shell check-pristine redgreen interdiff measurements series-check bench-kernel \
 	bench-appraise clean distclean
 
 all: image
@@ -66,33 +71,29 @@ lint: deps
 shell: image
 	@KCMDLINE_EXTRA="$${IMA_STACK_POLICY:+ima_stack.policy=/etc/ima/user-policy}" $(S)/boot.sh shell
 
-# The guest suite on the same config without kernel-patches/series: the
-# tests for the series' fixes must fail there. Not part of `make check`.
-check-pristine: deps keys rootfs
-	@KVARIANT=pristine $(S)/kernel-source.sh
-	@KVARIANT=pristine $(S)/kernel-build.sh
-	@KVARIANT=pristine $(S)/sign.sh
-	@KVARIANT=pristine $(S)/image.sh
-	@KVARIANT=pristine CHECK_RUN=pristine CHECK_SUITES=guest CHECK_BUILD=0 $(S)/check.sh
+# The guest suite on the same config without the series, on each tree:
+# the tests for the series' fixes must fail there. Not part of `make check`.
+check-pristine: deps
+	@CHECK_KERNEL=pristine CHECK_RUN=pristine CHECK_SUITES=guest $(S)/check.sh
 
-# The read-cache boot on an unpatched linux-source-6.12 with our config:
-# does 6.12 have the bug patch 0003 fixes? Not part of `make check`.
-check-6.12: deps
-	@$(S)/deps.sh linux-source-6.12
-	@UPSTREAM_VERSION=6.12 $(S)/upstream-check.sh
-
-# the series' red/green table in README.md and the cover letter, from the
-# last `make check` and `make check-pristine` (rows: kernel-patches/evidence)
+# each tree's red/green table in README.md and its cover letter, from its
+# last `make check` and `make check-pristine` (rows: kernel-patches/evidence,
+# kernel-patches/VER/evidence)
 redgreen:
 	@$(S)/redgreen.sh --write
+
+# each port in a tree's series beside the 6.1 patch it ports (what changed)
+interdiff:
+	@$(S)/interdiff.sh
 
 # a dated row in docs/measurements.md for each run of make check in build/
 # (its own meta and times files), never typed
 measurements:
 	@$(S)/measurements.sh --write
 
-# checkpatch --strict on every patch, and a build after every prefix of the
-# series; for developers (slow: one kernel build per patch, with ccache)
+# checkpatch --strict on every patch, and a build after every prefix of
+# KTREE's series (default 6.1); for developers (slow: one kernel build per
+# patch, with ccache)
 series-check: keys kernel-source
 	@$(S)/series-check.sh
 

@@ -23,7 +23,7 @@ trap - ERR
 set +e
 
 run=${1:-attest}
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 work=$BUILD/$variant/run/$run
 dir=$BUILD/$variant/attest-$run
 state=$dir/state

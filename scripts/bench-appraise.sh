@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/boots.sh"
 
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 n=${BENCH_BOOTS:-3}
 out=$BUILD/$variant/bench-appraise
 rm -rf "$out" && mkdir -p "$out"

@@ -9,7 +9,7 @@
 #          build/<variant>/results/bench/tap/bench-loader.tap.
 . "$(dirname "$0")/lib.sh"
 
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 rounds=${BENCH_ROUNDS:-9}
 log "one boot, $rounds rounds of: loader+IMA, sha256sum, dd"
 IMA_STACK_TESTS=bench-loader \

@@ -27,7 +27,7 @@ need swtpm_setup swtpm-tools
 
 mode=${1:-check}
 run_name=${2:-$mode}
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 kdir=$CACHE/kernel/$variant
 vdir=$(variant_dir "$variant")
 img=$vdir/rootfs$IMAGE_TAG.img

@@ -4,7 +4,9 @@
 # results; one TAP stream per suite, then the closing "N passed, M failed".
 # First runs the build stages (each a no-op when up to date; CHECK_BUILD=0
 # skips them) and prints every stage's and suite's time at the end.
-# Inputs: the sources of every stage, KVARIANT,
+# Inputs: the sources of every stage; the kernels: KVARIANT (one), or
+#         CHECK_KERNEL (patched or pristine, default patched) on every tree
+#         KTREE names (default: every tree, scripts/lib.sh kernel_trees);
 #         CHECK_SUITES (default: host guest), CHECK_BOOTS (the guest boots:
 #         names of tests/boots/NAME.boot or ad-hoc NAME|GLOBS|EXTRA rows;
 #         default every boot file), CHECK_RUN (name of the run, default
@@ -13,10 +15,84 @@
 # script runs every one the same way, then the host checks it names.
 # Skips are counted apart from passes; a suite that crashes or reports no
 # plan counts as a failure.
+# Several trees: the keys and the rootfs are made once, each tree's kernel,
+# signed tree and image in turn (one kernel build at a time), then one run
+# per tree, the host suites in the first only; the closing line sums them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/boots.sh"
 
-variant=${KVARIANT:-patched}
+if [ -z "${KVARIANT:-}" ]; then
+	kind=${CHECK_KERNEL:-patched}
+	case $kind in patched | pristine) ;; *) die "CHECK_KERNEL=$kind: patched or pristine" ;; esac
+	read -ra trees <<<"${KTREE:-$(kernel_trees | paste -sd' ')}"
+	[ ${#trees[@]} -gt 0 ] || die "KTREE is empty: name a tree ($(kernel_trees | paste -sd' '))"
+	variants=()
+	for t in "${trees[@]}"; do
+		tree_check "$t"
+		variants+=("$(variant_of "$kind" "$t")")
+	done
+	if [ ${#variants[@]} = 1 ]; then
+		export KVARIANT=${variants[0]}
+	else
+		times=()
+		if [ "${CHECK_BUILD:-1}" = 1 ]; then
+			t0=$(date +%s)
+			"$TOP/scripts/rootfs.sh" >"$LOGS/rootfs-stage.log" 2>&1 &
+			rpid=$!
+			"$TOP/scripts/keys.sh"
+			for v in "${variants[@]}"; do
+				for st in kernel-source kernel-build; do
+					t1=$(date +%s)
+					KVARIANT=$v "$TOP/scripts/$st.sh"
+					times+=("$st($v) $(($(date +%s) - t1))s")
+				done
+			done
+			rrc=0
+			wait "$rpid" || rrc=$?
+			cat "$LOGS/rootfs-stage.log" >&2
+			[ "$rrc" = 0 ] || die "the rootfs stage failed (above)"
+			times+=("rootfs(beside) $(($(date +%s) - t0))s")
+			for v in "${variants[@]}"; do
+				for st in sign image; do
+					t1=$(date +%s)
+					KVARIANT=$v "$TOP/scripts/$st.sh"
+					times+=("$st($v) $(($(date +%s) - t1))s")
+				done
+			done
+		fi
+		# one run per tree; the host suites (which do not depend on the
+		# kernel) in the first only
+		suites=${CHECK_SUITES:-host guest}
+		P=0 F=0 S=0 T=0 lines=()
+		for i in "${!variants[@]}"; do
+			v=${variants[i]} s=$suites
+			[ "$i" = 0 ] || s=$(sed 's/\bhost\b//; s/^ *//; s/ *$//' <<<"$suites")
+			[ -n "$s" ] || continue
+			echo "# === the $(kernel_tree "$v") tree: the $v kernel (suites: $s)"
+			rc=0
+			KVARIANT=$v CHECK_SUITES=$s CHECK_BUILD=0 "$0" || rc=$?
+			m=$(check_dir "$(variant_dir "$v")" "${CHECK_RUN:-check}")/meta
+			read -r p f sk td < <(sed -n 's/^total \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped, \([0-9]*\) TODO.*/\1 \2 \3 \4/p' "$m" 2>/dev/null) ||
+				{ p=0 f=1 sk=0 td=0; }
+			# a run that ended without its totals is a failure of its own
+			[ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
+			P=$((P + p)) F=$((F + f)) S=$((S + sk)) T=$((T + td))
+			lines+=("$(printf '# %-6s %-14s %d passed, %d failed, %d skipped, %d TODO' "$(kernel_tree "$v")" "$v" "$p" "$f" "$sk" "$td")")
+		done
+		echo "# === every tree (${variants[*]}${times[*]:+; build: ${times[*]}}; total $(elapsed))"
+		printf '%s\n' "${lines[@]}"
+		if [ "$S" -gt 0 ]; then
+			echo "$P passed, $F failed, $S skipped"
+		else
+			echo "$P passed, $F failed"
+		fi
+		[ "$F" = 0 ]
+		exit
+	fi
+fi
+
+variant=$(stage_variant)
+export KVARIANT=$variant
 vdir=$(variant_dir "$variant")
 run_name=${CHECK_RUN:-check}
 suites=${CHECK_SUITES:-host guest}
@@ -303,7 +379,7 @@ fi
 	echo "date $(date -u '+%F %H:%M UTC')"
 	echo "commit $commit (at the run's start)"
 	echo "total $pass passed, $fail failed, $skip skipped, ${todo:-0} TODO, in $(elapsed)"
-	echo "kernel the $variant tree, $(wc -l <"$CACHE/kernel/$variant/src.patches" 2>/dev/null || echo ?) patches (${KSERIES:-kernel-patches/series}; tree key $(cat "$CACHE/kernel/$variant/src.stamp" 2>/dev/null || echo ?))"
+	echo "kernel the $variant tree, $(wc -l <"$CACHE/kernel/$variant/src.patches" 2>/dev/null || echo ?) patches (${KSERIES:-$(tree_patches "$(kernel_tree "$variant")" | sed "s,^$TOP/,,")/series}; tree key $(cat "$CACHE/kernel/$variant/src.stamp" 2>/dev/null || echo ?))"
 } >"$sumdir/meta"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/boots.sh"
 
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 nonce=$(openssl rand -hex 20)
 # the main boot of make check (tests/boots/main.boot), with a fresh nonce
 boot_read main

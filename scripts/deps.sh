@@ -6,7 +6,7 @@
 
 list=$TOP/scripts/packages.txt
 mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
-# extra packages a single target needs (make check-6.12: linux-source-6.12)
+# extra packages a single target needs, given as arguments
 pkgs+=("$@")
 
 missing=()

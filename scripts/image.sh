@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need mkfs.ext4 e2fsprogs
 
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 vdir=$BUILD/$variant
 img=$vdir/rootfs$IMAGE_TAG.img
 tree=$vdir/signed$IMAGE_TAG

@@ -2,9 +2,13 @@
 # Stage kernel-build: configure and build the kernel out of tree.
 # Usage:   kernel-build.sh [--check-config]   (--check-config: configure in a
 #          scratch directory, validate the fragments, build nothing)
+#          IMA_STACK_KERNEL_LOCK=FILE: build under flock FILE (one kernel
+#          build at a time on a shared machine)
 # Inputs:  the tree from kernel-source.sh (its stamp), kernel-patches/config/
-#          *.config (KCONFIG_FRAGMENTS overrides), the CA and module key from
-#          keys.sh, KVARIANT, scripts/kernel-cc (the compiler wrapper).
+#          *.config (KCONFIG_FRAGMENTS overrides) and, for a tree other than
+#          6.1, its deltas kernel-patches/VER/config/*.config (merged after
+#          them), the CA and module key from keys.sh, KVARIANT or KTREE
+#          (lib.sh, stage_variant), scripts/kernel-cc (the compiler wrapper).
 # Outputs: $CACHE/kernel/<variant>/obj (objects), .../out/{bzImage,config,
 #          modules/} and a stamp; nothing is rebuilt when the inputs hash to
 #          the stamp.
@@ -16,13 +20,17 @@ need bison bison
 
 check_only=0
 [ "${1:-}" = --check-config ] && check_only=1
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
+ktree=$(kernel_tree "$variant")
 kdir=$CACHE/kernel/$variant
 src=$kdir/src
 obj=$kdir/obj
 out=$kdir/out
 keys=$KEYS_PRIVATE
 frags=${KCONFIG_FRAGMENTS:-$TOP/kernel-patches/config}
+# the tree's own deltas to the shared fragments, each with its reason
+tfrags=
+[ "$ktree" = 6.1 ] || [ -n "${KCONFIG_FRAGMENTS:-}" ] || tfrags=$(tree_patches "$ktree")/config
 [ -f "$kdir/src.stamp" ] || die "no $variant kernel tree: run \`make kernel-source\` first"
 [ -f "$keys/ca.pem" ] && [ -f "$keys/module.pem" ] || die "no keys: run \`make keys\` first"
 
@@ -34,7 +42,7 @@ if [ "$check_only" = 1 ]; then
 fi
 # the compiler setup: kernel-cc and the ccache settings (lib.sh)
 ccsetup=$( (sha256sum <"$TOP/scripts/kernel-cc"; declare -f kernel_ccache_env) | sha256sum | cut -c1-16)
-key=$( (cat "$kdir/src.stamp"; content_hash "$frags"; sha256sum <"$keys/ca.pem"
+key=$( (cat "$kdir/src.stamp"; content_hash "$frags" ${tfrags:+"$tfrags"}; sha256sum <"$keys/ca.pem"
 	sha256sum <"$keys/module.pem"; sha256sum <"$0"; echo "$ccsetup") | sha256sum | cut -c1-16)
 if [ "$check_only" = 0 ] && stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" ]; then
 	log "kernel up to date ($variant, key $key)"
@@ -42,6 +50,16 @@ if [ "$check_only" = 0 ] && stamp_ok "$key" "$out/stamp" && [ -f "$out/bzImage" 
 fi
 [ "$check_only" = 1 ] || rm -f "$out/stamp"
 mkdir -p "$obj" "$out"
+# IMA_STACK_KERNEL_LOCK=FILE: one kernel build at a time on the machine;
+# held (flock FILE) from here to the end of the build
+if [ "$check_only" = 0 ] && [ -n "${IMA_STACK_KERNEL_LOCK:-}" ]; then
+	need flock util-linux
+	exec 8>"$IMA_STACK_KERNEL_LOCK"
+	if ! flock -n 8; then
+		log "waiting for the kernel lock $IMA_STACK_KERNEL_LOCK (another kernel build)"
+		flock 8
+	fi
+fi
 
 # The tree's Makefile refuses O= builds when the source tree was configured in
 # place; it never is here. The compiler: ccache in depend mode through
@@ -76,12 +94,17 @@ mk=(make -C "$src" O="$obj" CC="$kcc gcc" HOSTCC="$kcc gcc" -j"$(nproc)")
 #    tree has NNNN-NAME.patch applied (kernel-source.sh's src.patches): the
 #    patched kernel and every prefix series-check builds, never pristine.
 fraglist=("$frags"/*.config)
+if [ -n "$tfrags" ]; then
+	for f in "$tfrags"/*.config; do
+		[ ! -f "$f" ] || fraglist+=("$f")
+	done
+fi
 [ -f "$kdir/src.patches" ] || die "no $kdir/src.patches: run \`make kernel-source\` again"
 while read -r p; do
 	f=$frags/patches/$(sed -e 's/^[0-9]*-//' -e 's/\.patch$//' <<<"$p").config
 	[ ! -f "$f" ] || fraglist+=("$f")
 done <"$kdir/src.patches"
-log "configuring: tinyconfig + $(for f in "${fraglist[@]}"; do basename "$f"; done | paste -sd' ')"
+log "configuring $ktree: tinyconfig + $(for f in "${fraglist[@]}"; do echo "${f#"$TOP"/kernel-patches/}"; done | paste -sd' ')"
 gen=$obj/ima-stack-keys.config
 cat >"$gen" <<EOC
 CONFIG_SYSTEM_TRUSTED_KEYS="$keys/ca.pem"
@@ -95,22 +118,34 @@ run "${mk[@]}" tinyconfig >"$LOGS/kernel-$variant-config.log" 2>&1 ||
 run "${mk[@]}" olddefconfig >>"$LOGS/kernel-$variant-config.log" 2>&1 ||
 	die "make olddefconfig failed: see $LOGS/kernel-$variant-config.log"
 
-dropped=()
+# what was asked for, per symbol: the last fragment that names it wins (as
+# in merge_config.sh), so a tree's delta may turn a shared option off
+declare -A want=()
+order=()
 while IFS= read -r line; do
 	case $line in
+	CONFIG_*=*) sym=${line%%=*} ;;
+	"# CONFIG_"*" is not set") sym=${line#\# } sym=${sym%% *} ;;
+	*) continue ;;
+	esac
+	[ -n "${want[$sym]+x}" ] || order+=("$sym")
+	want[$sym]=$line
+done < <(cat "${fraglist[@]}" "$gen")
+dropped=()
+for sym in "${order[@]}"; do
+	line=${want[$sym]}
+	case $line in
 	CONFIG_*=*)
-		grep -qxF -- "$line" "$obj/.config" || dropped+=("$line (have: $(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo unset))")
+		grep -qxF -- "$line" "$obj/.config" || dropped+=("$line (have: $(grep -E "^(# )?${sym}[= ]" "$obj/.config" || echo unset))")
 		;;
-	"# CONFIG_"*" is not set")
-		sym=${line#\# }
-		sym=${sym%% *}
-		grep -q "^$sym=" "$obj/.config" && dropped+=("$line (have: $(grep "^$sym=" "$obj/.config"))")
+	*)
+		! grep -q "^$sym=" "$obj/.config" || dropped+=("$line (have: $(grep "^$sym=" "$obj/.config"))")
 		;;
 	esac
-done < <(cat "${fraglist[@]}" "$gen")
+done
 if [ ${#dropped[@]} -gt 0 ]; then
 	printf '  dropped: %s\n' "${dropped[@]}" >&2
-	die "${#dropped[@]} requested kconfig option(s) did not survive olddefconfig (listed above): fix their dependencies in kernel-patches/config/"
+	die "${#dropped[@]} requested kconfig option(s) did not survive olddefconfig on the $ktree tree (listed above): fix their dependencies in kernel-patches/config/${tfrags:+ or ${tfrags#"$TOP"/}}"
 fi
 log "config ok: $(grep -c '=' "$obj/.config") options set, all requested ones present"
 [ "$check_only" = 0 ] || exit 0

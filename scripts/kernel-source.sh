@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Stage kernel-source: a pristine linux-source-6.1 tree with
-# kernel-patches/series applied in order.
-# Inputs:  /usr/src/linux-source-6.1.tar.xz (package linux-source-6.1;
-#          LINUX_TARBALL overrides), kernel-patches/series and its patches
-#          (KSERIES overrides), KVARIANT (patched|pristine).
+# Stage kernel-source: a pristine Debian kernel tree (linux-source-VER)
+# with its series applied in order.
+# Inputs:  KVARIANT or KTREE (lib.sh, stage_variant: patched, pristine or
+#          series-check, on tree 6.1 or VER), the tree's tarball
+#          /usr/src/linux-source-VER.tar.xz (package linux-source-VER;
+#          LINUX_TARBALL overrides), the tree's series (kernel-patches/series
+#          for 6.1, kernel-patches/VER/series for the others; KSERIES
+#          overrides) and the patches it names, by paths relative to it.
 # Outputs: $CACHE/kernel/<variant>/src (linked from build/kernel-<variant>),
 #          src.patches (the patches applied, one a line), a stamp holding
 #          the content hash of the inputs.
@@ -15,16 +18,16 @@
 need rsync rsync
 need patch patch
 
-variant=${KVARIANT:-patched}
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-[ -f "$tarball" ] || die "$tarball not found (package linux-source-6.1): run \`make deps\`"
+variant=$(stage_variant)
+ktree=$(kernel_tree "$variant")
+tarball=${LINUX_TARBALL:-$(tree_tarball "$ktree")}
+[ -f "$tarball" ] || die "$tarball not found (package linux-source-$ktree): run \`make deps\`"
 
+# one pristine tree per Debian source; 6.1's keeps its old name
 pristine=$CACHE/kernel/pristine-tree
-case $variant in
-upstream-*) pristine=$CACHE/kernel/pristine-tree-${variant#upstream-} ;;
-esac
+[ "$ktree" = 6.1 ] || pristine=$CACHE/kernel/pristine-tree-$ktree
 kdir=$CACHE/kernel/$variant
-series=${KSERIES:-$TOP/kernel-patches/series}
+series=${KSERIES:-$(tree_patches "$ktree")/series}
 pdir=$(dirname "$series")
 mkdir -p "$kdir"
 ln -sfn "$kdir" "$BUILD/kernel-$variant"
@@ -42,7 +45,8 @@ fi
 
 # 2. the list of patches for this variant
 patches=()
-if [ "$variant" != pristine ] && [ "${variant#upstream-}" = "$variant" ] && [ -f "$series" ]; then
+if [ "$(variant_base "$variant")" != pristine ]; then
+	[ -f "$series" ] || die "no series file $series for the $ktree tree"
 	while read -r p; do
 		[ -n "$p" ] || continue
 		[ -f "$pdir/$p" ] ||
@@ -50,10 +54,6 @@ if [ "$variant" != pristine ] && [ "${variant#upstream-}" = "$variant" ] && [ -f
 		patches+=("$pdir/$p")
 	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
 fi
-case $variant in
-patched | pristine | series-check | upstream-?*) ;;
-*) die "KVARIANT=$variant: use patched, pristine or upstream-VER" ;;
-esac
 
 key=$( (echo "$tarhash"; for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
 if stamp_ok "$key" "$kdir/src.stamp" && [ -f "$kdir/src/Makefile" ] && [ -f "$kdir/src.patches" ]; then
@@ -74,7 +74,7 @@ for p in "${patches[@]}"; do
 	n=$((n + 1))
 	if ! out=$(cd "$kdir/src" && patch -p1 --forward --batch -s <"$p" 2>&1); then
 		printf '%s\n' "$out" | tail -n 20 >&2
-		die "patch $(basename "$p") (#$n in series) does not apply to pristine linux-source-6.1: refresh it against the tree"
+		die "patch $(basename "$p") (#$n in series) does not apply to pristine linux-source-$ktree: refresh it against the tree"
 	fi
 	[ "$V" = 1 ] && log "applied $(basename "$p")"
 done

@@ -126,13 +126,83 @@ console_errors() {
 	grep -aE '^\[ *[0-9]+\.[0-9]+\] (Kernel panic - not syncing|BUG: |kernel BUG at |Oops: |general protection fault|WARNING: CPU: |Unable to handle kernel )' "$1"
 }
 
-# kernel_tree: the Debian kernel source (linux-source-VER) that KVARIANT's
-# kernel is built from: VER for upstream-VER, else 6.1
-kernel_tree() {
-	case ${KVARIANT:-patched} in
-	upstream-*) echo "${KVARIANT#upstream-}" ;;
-	*) echo 6.1 ;;
+# --- kernel trees and variants ---------------------------------------------
+# A kernel tree is a Debian kernel source, linux-source-VER (package
+# linux-source-VER, /usr/src/linux-source-VER.tar.xz). 6.1 is the first:
+# its series and cover letter are kernel-patches/series and
+# kernel-patches/0000-cover-letter.patch; every other tree VER has its own
+# in kernel-patches/VER/. A variant is one kernel built from a tree: BASE
+# (patched: the tree's series; pristine: no patch; series-check: a prefix
+# of the series) for 6.1, BASE-VER for the others (patched-6.12). The 6.1
+# variants keep their names, so caches made before 6.12 stay valid.
+# KTREE names the tree(s) a target works on (scripts/check.sh: one or more,
+# default every tree; the stage scripts: one, default 6.1).
+
+# kernel_trees: every tree the project has a series for, oldest first
+kernel_trees() {
+	local s
+	echo 6.1
+	for s in "$TOP"/kernel-patches/*/series; do
+		[ ! -f "$s" ] || basename "$(dirname "$s")"
+	done | sort -V
+}
+
+# tree_check TREE: die unless TREE is one of kernel_trees
+tree_check() {
+	case " $(kernel_trees | paste -sd' ') " in
+	*" $1 "*) return 0 ;;
 	esac
+	die "kernel tree '$1': the trees are $(kernel_trees | paste -sd' ') (a tree VER needs kernel-patches/VER/series)"
+}
+
+# tree_patches TREE: the directory of TREE's series, cover letter and
+# evidence file
+tree_patches() {
+	if [ "$1" = 6.1 ]; then echo "$TOP/kernel-patches"; else echo "$TOP/kernel-patches/$1"; fi
+}
+
+# tree_tarball TREE: the Debian source tarball of TREE
+tree_tarball() {
+	echo "/usr/src/linux-source-$1.tar.xz"
+}
+
+# variant_of BASE TREE: the variant name of kernel BASE on TREE
+variant_of() {
+	if [ "$2" = 6.1 ]; then echo "$1"; else echo "$1-$2"; fi
+}
+
+# kernel_tree [VARIANT]: the tree of VARIANT (default: KVARIANT, patched)
+kernel_tree() {
+	local v=${1:-${KVARIANT:-patched}}
+	if [[ $v =~ -([0-9]+\.[0-9]+)$ ]]; then echo "${BASH_REMATCH[1]}"; else echo 6.1; fi
+}
+
+# variant_base [VARIANT]: patched, pristine or series-check
+variant_base() {
+	local v=${1:-${KVARIANT:-patched}}
+	echo "${v%-"$(kernel_tree "$v")"}"
+}
+
+# stage_variant: the kernel a stage script works on: KVARIANT, else the
+# patched kernel of KTREE (one tree, default 6.1). Dies on a variant or
+# tree the project does not have.
+stage_variant() {
+	local v t
+	if [ -n "${KVARIANT:-}" ]; then
+		v=$KVARIANT
+	else
+		t=${KTREE:-6.1}
+		[[ $t != *[[:space:]]* ]] || die "KTREE='$t': this target works on one kernel; name one tree"
+		v=$(variant_of patched "$t")
+	fi
+	case $(variant_base "$v") in
+	patched | pristine | series-check) ;;
+	*) die "KVARIANT=$v: use patched, pristine or series-check, with -VER for a tree other than 6.1 (patched-6.12)" ;;
+	esac
+	tree_check "$(kernel_tree "$v")"
+	[ "$(variant_of "$(variant_base "$v")" "$(kernel_tree "$v")")" = "$v" ] ||
+		die "KVARIANT=$v: the 6.1 variants have no suffix (patched, pristine)"
+	echo "$v"
 }
 
 # tap_count TAPFILE: "PASS FAIL SKIP TODO WHY" of one TAP stream. A result

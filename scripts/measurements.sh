@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make measurements: a dated row in docs/measurements.md for each run of
-# `make check` (or check-pristine, check-6.12) whose records are in build/,
+# `make check` (or check-pristine; either on any tree) whose records are in build/,
 # from what that run wrote down itself (check.sh's meta and times files),
 # never typed. A run whose row is already in the file is not added again.
 # Usage:   measurements.sh [--write] [CHECK_DIR...]

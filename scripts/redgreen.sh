@@ -8,9 +8,13 @@
 # series-check variant, the boots that matter), a column between the two
 # shows it: a fix that existed before must show its new tests red there.
 # Usage:   redgreen.sh [--write] [PATCHED_DIR PRISTINE_DIR]
-#          (defaults: build/patched/check-check, build/pristine/check-pristine;
-#          --write: replace the table between the redgreen markers of
-#          README.md and kernel-patches/0000-cover-letter.patch;
+#          One table per tree (KTREE: one or more, default every tree; the
+#          directories given: one): its runs (defaults: build/patched[-VER]/
+#          check-check, build/pristine[-VER]/check-pristine), its rows
+#          (kernel-patches[/VER]/evidence); --write: replace the table
+#          between the tree's redgreen markers of README.md
+#          (<!-- redgreen:begin --> for 6.1, <!-- redgreen-VER:begin -->)
+#          and of its cover letter (kernel-patches[/VER]/0000-cover-letter.patch);
 #          REDGREEN_README, REDGREEN_COVER and REDGREEN_EVIDENCE override
 #          the files, for tests)
 # Inputs:  each run's summary, meta and TAP files (scripts/check.sh), the
@@ -25,18 +29,31 @@ if [ "${1:-}" = --write ]; then
 	write=1
 	shift
 fi
-pdir=${1:-$(check_dir "$(variant_dir patched)" check)}
-odir=${2:-$(check_dir "$(variant_dir pristine)" pristine)}
-evidence=${REDGREEN_EVIDENCE:-$TOP/kernel-patches/evidence}
+# several trees: one table each, in turn
+read -ra rg_trees <<<"${KTREE:-$(kernel_trees | paste -sd' ')}"
+if [ ${#rg_trees[@]} -gt 1 ] && [ $# = 0 ]; then
+	args=()
+	[ "$write" = 0 ] || args=(--write)
+	for t in "${rg_trees[@]}"; do
+		KTREE=$t "$0" "${args[@]}" || exit
+	done
+	exit 0
+fi
+ktree=${rg_trees[0]:-6.1}
+tree_check "$ktree"
+pdir=${1:-$(check_dir "$(variant_dir "$(variant_of patched "$ktree")")" check)}
+odir=${2:-$(check_dir "$(variant_dir "$(variant_of pristine "$ktree")")" pristine)}
+evidence=${REDGREEN_EVIDENCE:-$(tree_patches "$ktree")/evidence}
 for d in "$pdir" "$odir"; do
 	[ -f "$d/summary" ] || die "no summary in $d: run \`make check\` and \`make check-pristine\` first"
 done
 # the previous series' run: REDGREEN_PREVIOUS, or by default (when the two
-# runs are the default ones too) build/series-check/check-previous if it ran
+# runs are the default ones too) build/series-check/check-previous if it ran;
+# that run is of the 6.1 series, so the 6.1 table only
 vdir=${REDGREEN_PREVIOUS:-}
 if [ -n "$vdir" ]; then
 	[ -f "$vdir/summary" ] || die "no summary in REDGREEN_PREVIOUS=$vdir"
-elif [ -z "${1:-}" ] && [ -f "$BUILD/series-check/check-previous/summary" ]; then
+elif [ -z "${1:-}" ] && [ "$ktree" = 6.1 ] && [ -f "$BUILD/series-check/check-previous/summary" ]; then
 	vdir=$BUILD/series-check/check-previous
 fi
 
@@ -178,8 +195,10 @@ fi
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 printf '%s\n' "$out" >"$tmp"
-readme=${REDGREEN_README:-$TOP/README.md} cover=${REDGREEN_COVER:-$TOP/kernel-patches/0000-cover-letter.patch}
-splice "$readme" '<!-- redgreen:begin -->' '<!-- redgreen:end -->' "$tmp"
+readme=${REDGREEN_README:-$TOP/README.md} cover=${REDGREEN_COVER:-$(tree_patches "$ktree")/0000-cover-letter.patch}
+mark=redgreen
+[ "$ktree" = 6.1 ] || mark=redgreen-$ktree
+splice "$readme" "<!-- $mark:begin -->" "<!-- $mark:end -->" "$tmp"
 log "table written into $readme"
 splice "$cover" '[redgreen:begin]' '[redgreen:end]' "$tmp"
 log "table written into $cover"

@@ -27,7 +27,7 @@ need evmctl ima-evm-utils
 need setfattr attr
 need python3 python3
 
-variant=${KVARIANT:-patched}
+variant=$(stage_variant)
 # the user's own inputs first, before anything is built or marked done:
 # IMA_STACK_POLICY=FILE (installed as /etc/ima/user-policy, loaded at boot by
 # make demo and make shell) and IMA_STACK_FILES=DIR (copied to
@@ -235,8 +235,10 @@ cp -a "$TOP/rootfs/overlay/." "$tmp/"
 mkdir -p "$tmp/opt/ima-stack/tests" "$tmp/opt/ima-stack/bin" "$tmp/etc/ima" "$tmp/etc/keys"
 cp -a "$TOP/tests/guest" "$TOP/tests/lib" "$tmp/opt/ima-stack/tests/"
 rm -rf "$tmp/opt/ima-stack/tests/guest/bin"
-run gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/opt/ima-stack/bin/kcall" \
-	"$TOP/tests/guest/bin/kcall.c"
+# the guest's helper programs, tests/guest/bin/NAME.c -> /opt/ima-stack/bin/NAME
+for c in "$TOP"/tests/guest/bin/*.c; do
+	run gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/opt/ima-stack/bin/$(basename "$c" .c)" "$c"
+done
 echo "ima-stack-guest" >"$tmp/etc/hostname"
 
 # 1. certificates: the kernel loads this one into .ima at boot

@@ -29,12 +29,7 @@ MARGIN=16384
 OWNER=4250
 mkdir -p "$out" "$D"
 
-[ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
-	tap_bail "the boot names no suite after this one: nothing would run after the kexec"
-cmdline=$(kexec_next_cmdline)
-echo "$cmdline" >"$out/next-cmdline"
-tap_is "the kexec-cut policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
-	/etc/ima/kexec-cut-policy:OK
+kexec_stage1_start kexec-cut
 
 # binsize: the list's binary size now, with the 24-byte segment header
 binsize() { echo $(($(wc -c <"$BIN") + 24)); }

@@ -41,14 +41,9 @@ out=$IMA_STACK_RESULTS/kexec
 mkdir -p "$out"
 CANARY_MIB=32
 
-[ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
-	tap_bail "the boot row names no suite after this one: nothing would run after the kexec"
-cmdline=$(kexec_next_cmdline)
-echo "$cmdline" >"$out/next-cmdline"
 loaded() { cat /sys/kernel/kexec_loaded; }
 
-tap_is "the kexec-legacy policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
-	/etc/ima/kexec-legacy-policy:OK
+kexec_stage1_start kexec-legacy
 # this suite (so the loads and the unload) and init, which runs
 # `kexec -e`, on CPU 0; the canary scans on CPU 1
 tap_cmd "this suite and init pinned to CPU 0" sh -c "taskset -p -c 0 $$ && taskset -p -c 0 1"

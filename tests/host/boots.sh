@@ -93,11 +93,14 @@ tap_is "kexec-cut's policy: kexec-cut.rules, then ima-policy" \
 tap_is "kselftests' policy: ima-policy without its one FIRMWARE_CHECK appraise rule" \
 	"$(diff "$TOP/policies/ima-policy" "$root/etc/ima/kselftests-policy" | grep '^[<>]')" \
 	"$(grep '^appraise func=FIRMWARE_CHECK ' "$TOP/policies/ima-policy" | sed 's/^/< /')"
-tap_is "kexec-legacy's policy: ima-policy without its two kexec appraise rules" \
+tap_is "kexec-busy's policy: kexec-cut.rules, then ima-policy" \
+	"$(sha256sum <"$root/etc/ima/kexec-busy-policy")" \
+	"$(cat "$TOP/policies/kexec-cut.rules" "$TOP/policies/ima-policy" | sha256sum)"
+tap_is "kexec-legacy's policy: ima-policy without its two kexec appraise rules (a policy-drop of two)" \
 	"$(diff "$TOP/policies/ima-policy" "$root/etc/ima/kexec-legacy-policy" | grep '^[<>]')" \
 	"$(grep -E '^appraise func=KEXEC_(KERNEL|INITRAMFS)_CHECK ' "$TOP/policies/ima-policy" | sed 's/^/< /')"
 tap_is "only the boots that join a policy write one" "$(ls "$root/etc/ima" | paste -sd' ')" \
-	"appraise-all-policy kexec-cut-policy kexec-legacy-policy kselftests-policy"
+	"appraise-all-policy kexec-busy-policy kexec-cut-policy kexec-legacy-policy kselftests-policy"
 # a drop that matches no rule, or two, stops the sign stage
 printf 'suites = 10-*\npolicy = ima-policy ima-policy\npolicy-drop = appraise func=FIRMWARE_CHECK\n' >"$bad/drop2.boot"
 printf 'suites = 10-*\npolicy = ima-policy\npolicy-drop = appraise func=NO_SUCH_CHECK\n' >"$bad/drop0.boot"
@@ -132,8 +135,7 @@ STUB
 	chmod +x "$fake/$1"
 }
 for s in scripts/boot-ran.sh scripts/audit.sh scripts/attest.sh scripts/attest-poll.sh \
-	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh \
-	tests/host/boot/kexec-legacy.sh \
+	tests/host/boot/verdicts.sh tests/host/boot/kexec.sh tests/host/boot/kexec-cut.sh tests/host/boot/kexec-busy.sh tests/host/boot/kexec-legacy.sh \
 	tests/host/boot/new-check.sh; do
 	stub "$s"
 done
@@ -201,9 +203,27 @@ printf 'suites = 10-*\ntrees = 6.12\n' >"$fake/tests/boots/new-boot.boot"
 fake_check
 tap_is "a boot for tree 6.12 in a 6.1 run: not booted, nothing else changes" "$(added "$tmp/calls.1" "$tmp/calls.3")" "|"
 tap_is "a boot for tree 6.12 in a 6.1 run: one skip in the run's count" "$last" "$(wc -l <"$tmp/suites.1") passed, 0 failed, 1 skipped"
-fake_check KVARIANT=upstream-6.12 CHECK_BOOTS=new-boot
+# (a tree other than 6.1 exists when it has a series: kernel-patches/VER/series)
+mkdir -p "$fake/kernel-patches/6.12" && : >"$fake/kernel-patches/6.12/series"
+fake_check KVARIANT=patched-6.12 CHECK_BOOTS=new-boot
 tap_is "the same boot in a 6.12 run: booted" "$(grep -c '^scripts/boot.sh fake-new-boot ' "$tmp/calls.4")" 1
 rm "$fake/tests/boots/new-boot.boot"
+
+# both trees in one run (KTREE unset, two series): the main boot once per
+# tree, each tree's summary in its own variant's run, the closing line the
+# sum: per tree main's test stub, ran, audit, attest and verdicts (5)
+fake_check CHECK_BOOTS=main
+tap_is "two trees: the main boot booted once per tree" "$(grep -c '^scripts/boot.sh fake-main ' "$tmp/calls.5")" 2
+tap_is "two trees: each tree's run has its own summary of main's 5 suites" \
+	"$(grep -c 'passed' "$tmp/build/patched/check-fake/summary"),$(grep -c 'passed' "$tmp/build/patched-6.12/check-fake/summary")" "5,5"
+tap_is "two trees: the closing line sums both runs" "$last" "10 passed, 0 failed"
+fake_check KTREE=6.12 CHECK_BOOTS=main
+tap_is "KTREE=6.12: only the 6.12 kernel is booted" \
+	"$(grep -c '^scripts/boot.sh fake-main ' "$tmp/calls.6"),$last" "1,5 passed, 0 failed"
+fake_check KTREE=5.10 CHECK_BOOTS=main
+tap_like "KTREE naming a tree without a series: refused, naming the trees" "$(cat "$tmp/err.7")" \
+	"error: kernel tree '5.10': the trees are 6.1 6.12"
+rm -r "$fake/kernel-patches"
 
 # --- 4. CHECK_BOOTS: names, rows, a driver by name, mistakes
 fake_check CHECK_BOOTS='main kexec-cut'

@@ -212,6 +212,19 @@ kexec_records() {
 # kexec_field TEXT NAME: the number NAME= in an ima_kexec record's text
 kexec_field() { sed -n "s/.*\\b$2=\\([0-9]*\\);.*/\\1/p" <<<"$1"; }
 
+# kexec_stage1_start BOOT: what every kexec boot's first stage checks
+# first: a suite remains to run in the next kernel, whose command line goes
+# into $cmdline and $out/next-cmdline, and BOOT's own policy
+# (/etc/ima/BOOT-policy) is the one init loaded
+kexec_stage1_start() {
+	[ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
+		tap_bail "the boot names no suite after this one: nothing would run after the kexec"
+	cmdline=$(kexec_next_cmdline)
+	echo "$cmdline" >"$out/next-cmdline"
+	tap_is "the $1 policy is the one loaded" "$(<"$IMA_STACK_RESULTS/policy-path"):$(<"$IMA_STACK_RESULTS/policy-load")" \
+		"/etc/ima/$1-policy:OK"
+}
+
 # kexec_next_cmdline: the command line for the next stage, this one with
 # ima_stack.tests= the boot's remaining globs (IMA_STACK_NEXT_TESTS,
 # set by init) and ima_stack.stage= one more (the caller checks first that
@@ -303,4 +316,33 @@ tap_appraisal_enforced() {
 	else
 		tap_fail "test_firmware loads (for the unsigned firmware check)" "modprobe test_firmware failed"
 	fi
+}
+
+# tap_list_replays WHY: two TAP lines, the whole list (the default one, its
+# template digests sha1) replays to PCR 10 in the sha1 and the sha256 bank,
+# checked with evmctl as the host audit does; WHY is added to a failure.
+# evmctl is run once first, so that running it measures nothing new.
+tap_list_replays() {
+	local why=$1 tmp alg i n
+	evmctl --version >/dev/null 2>&1 || true
+	tmp=$(mktemp -d)
+	for alg in sha1 sha256; do
+		for i in $(seq 0 23); do
+			printf 'PCR-%02d: %s\n' "$i" "$(<"/sys/class/tpm/tpm0/pcr-$alg/$i")"
+		done >"$tmp/$alg"
+	done
+	cat "$IMA_SFS/binary_runtime_measurements" >"$tmp/list"
+	n=$(wc -l <"$ASCII")
+	for alg in sha1 sha256; do
+		(cd "$tmp" && evmctl -v ima_measurement --ignore-violations --pcrs "$alg,$tmp/$alg" \
+			--verify-bank="$alg" "$tmp/list" >"$tmp/evmctl-$alg.out" 2>&1) || true
+		if grep -qxF "$alg PCR-10: succeed at entry $n" "$tmp/evmctl-$alg.out"; then
+			tap_ok "the whole list ($n entries, both kernels) replays to PCR 10 ($alg bank)"
+		else
+			tap_fail "the whole list replays to PCR 10 ($alg bank)" "$why" \
+				"no line '$alg PCR-10: succeed at entry $n'; evmctl said:" \
+				"$(grep -v '^10 \|^hash(\|Failed to stat' "$tmp/evmctl-$alg.out" | tail -n 3)"
+		fi
+	done
+	rm -rf "$tmp"
 }

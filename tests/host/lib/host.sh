@@ -7,6 +7,11 @@
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A host test runs the harness itself, with the knobs it sets: those of the
+# run it is part of (make check KTREE=6.12 CHECK_JOBS=1 ...) must not leak
+# into its runs.
+unset KTREE KVARIANT CHECK_KERNEL CHECK_SUITES CHECK_BOOTS CHECK_RUN CHECK_JOBS CHECK_BUILD \
+	IMA_STACK_KERNEL_LOCK
 
 # need_installed CMD...: bail out (TAP) naming the first CMD not installed
 # (scripts/lib.sh's need is a stage's: it dies)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Host check of the kexec-busy boot (issue 36, kernel-patches 0011): the
+# worker that kexec-busy ran through the reboot kept measuring after the
+# list was handed over, so that the second kernel's replay (98-kexec-busy-2
+# and the audit) tested something. From the boot's console and results:
+#  - the first kernel reached the jump ("kexec_core: Starting new kernel"),
+#    and the list fit the segment (else the replay fails for that reason);
+#  - the worker's last "ima-stack-busy: N opened" line counts more files
+#    than the second kernel's list carries (kexec/busy-carried, written by
+#    98-kexec-busy-2): files M+1..N were opened after the hand-over.
+# Usage: kexec-busy.sh RESULTS_DIR
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$TOP/tests/host/lib/host.sh"
+BUILD=${BUILD:-$TOP/build}
+res=$(cd "${1:?usage: kexec-busy.sh RESULTS_DIR}" && pwd)
+[ -s "$res/kexec/busy-carried" ] ||
+	tap_bail "no kexec/busy-carried in $res: 98-kexec-busy-2 did not run"
+variant=$(basename "$(dirname "$(dirname "$res")")")
+console=$BUILD/logs/console-$variant-$(basename "$res").log
+[ -f "$console" ] || tap_bail "no console log $console"
+
+tap_cmd "the first kernel reached the jump (kexec_core: Starting new kernel)" \
+	grep -q 'kexec_core: Starting new kernel' "$console"
+# the list must have fit the segment, or the replay fails for that reason
+# (6.12 without 0014 says "Dump measurements failed", with it "only N
+# measurements fit")
+tap_is "the list handed over fit its segment (no overflow on the console)" \
+	"$(grep -c -e 'ima: Dump measurements failed' -e 'measurements fit in the' "$console" || true)" 0
+n=$(sed -n 's/.*ima-stack-busy: \([0-9]*\) opened.*/\1/p' "$console" | sort -n | tail -n 1)
+m=$(<"$res/kexec/busy-carried")
+tap_cmd "the worker opened files through the reboot, counted on the console (${n:-none})" test -n "$n"
+if [ -n "$n" ] && [ "$n" -gt "$m" ]; then
+	tap_ok "it opened more files ($n) than the second kernel's list carries ($m): it measured after the hand-over"
+else
+	tap_fail "it opened more files than the second kernel's list carries: it measured after the hand-over" \
+		"opened ${n:-none}, carried $m: the boot did not exercise the window between the hand-over and the jump"
+fi
+tap_done
