@@ -84,7 +84,7 @@ import_keys() {
 	rm -rf "$dir.new" && mkdir -p "$dir.new"
 	cp "$src/ca.pem" "$src/ima.pem" "$src/ima.key" "$dir.new/"
 	(
-		cd "$dir.new"
+		cd "$dir.new" || die "cannot enter $dir.new"
 		run openssl x509 -in ima.pem -outform DER -out ima.der
 		test_keys
 		cat ca.pem ima.pem | sha256sum >import.hash
@@ -146,7 +146,7 @@ elif [ "$have" -gt 0 ] && [ "${KEYS_REGEN:-0}" != 1 ]; then
 else
 	[ "$have" -gt 0 ] && log "KEYS_REGEN=1: replacing the keys in $dir"
 	rm -rf "$dir.new" && mkdir -p "$dir.new"
-	cd "$dir.new"
+	cd "$dir.new" || die "cannot enter $dir.new"
 	run openssl req -x509 -new "${newkey[@]}" -nodes -days 3650 -sha256 \
 		-config "$TOP/keys/ca.cnf" -keyout ca.key -out ca.pem 2>/dev/null
 	run openssl req -new "${newkey[@]}" -nodes -sha256 \
@@ -161,7 +161,7 @@ else
 		die "the IMA certificate does not verify against the CA: remove $dir.new and retry"
 	echo "$cnf" >cnf.hash
 	chmod 0600 ./*
-	cd "$TOP"
+	cd "$TOP" || die "cannot return to $TOP"
 	rm -rf "$dir" && mv "$dir.new" "$dir"
 	log "generated $type keys in $dir"
 fi
