@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stage sign: the guest's whole root file system, laid out and signed with
 # the IMA key as the last step before imaging: every regular file of the
-# Debian root, the overlay, the guest tests and kcall carries an evmctl v2
+# Debian root, the overlay, the guest tests, kcall and the test modules
+# (tests/guest/kmod, built against the kernel) carries an evmctl v2
 # signature in security.ima (so that a policy may appraise everything that
 # is executed, mapped or read by root: policies/appraise-all.rules), modules also
 # an appended one; then each suite's fixtures, with the unsigned, tampered
@@ -239,6 +240,24 @@ rm -rf "$tmp/opt/ima-stack/tests/guest/bin"
 for c in "$TOP"/tests/guest/bin/*.c; do
 	run gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/opt/ima-stack/bin/$(basename "$c" .c)" "$c"
 done
+# the guest's test modules, tests/guest/kmod/NAME.c -> /opt/ima-stack/kmod/
+# NAME.ko: built against this kernel (its tree and objects), stripped, with
+# an appended signature by the kernel's module key (the IMA signature comes
+# with the rest of the tree in 3b)
+rm -rf "$tmp/opt/ima-stack/tests/guest/kmod"
+kmb=$BUILD/$variant/kmod.build
+rm -rf "$kmb" && mkdir -p "$kmb" "$tmp/opt/ima-stack/kmod"
+cp "$TOP"/tests/guest/kmod/* "$kmb/"
+run make -C "$kdir/src" O="$kdir/obj" M="$kmb" W=1 modules >"$LOGS/kmod-$variant.log" 2>&1 ||
+	die "building the guest's test modules (tests/guest/kmod) failed: see $LOGS/kmod-$variant.log"
+! grep -i 'warning' "$LOGS/kmod-$variant.log" >&2 ||
+	die "the guest's test modules (tests/guest/kmod) build with warnings (above): fix them"
+for ko in "$kmb"/*.ko; do
+	strip --strip-debug -o "$tmp/opt/ima-stack/kmod/${ko##*/}" "$ko"
+	run "$kdir/obj/scripts/sign-file" sha256 "$keys/module.pem" "$keys/module.pem" \
+		"$tmp/opt/ima-stack/kmod/${ko##*/}"
+done
+rm -rf "$kmb"
 echo "ima-stack-guest" >"$tmp/etc/hostname"
 
 # 1. certificates: the kernel loads this one into .ima at boot

@@ -7,8 +7,10 @@
 # kexec_load, and no secure_boot rules (ima_policy=tcb). The second kernel
 # got no list (a legacy image), so its list cannot replay to PCR 10: the
 # host check audits the first kernel's and the second's entry by entry.
+# printk.devkmsg=on: the canary's console lines are not rate-limited (its
+# "pass N done" lines must reach the console after a burst of changes).
 suites = 98-kexec-legacy-1,98-kexec-legacy-2
-cmdline = ima_policy=tcb
+cmdline = ima_policy=tcb printk.devkmsg=on
 policy = ima-policy
 policy-drop = appraise func=KEXEC_KERNEL_CHECK; appraise func=KEXEC_INITRAMFS_CHECK
 audit = no

@@ -7,10 +7,13 @@
 # (tests/guest/bin/kexec-busy.c) instead of `kexec -s -e`: its worker keeps
 # making and reading such files, one measurement each, through the reboot
 # notifiers and the device shutdown until the CPUs stop for the jump, and
-# writes how many it opened to the console. 98-kexec-busy-2 checks that
-# the list the next kernel got replays to PCR 10; without a suspend of
-# measurements at reboot, what the worker measured after the list was
-# copied extended PCR 10 but is not in it.
+# writes how many it opened to the console. The test module
+# ima_stack_slow_shutdown makes that window one second long (in QEMU it
+# lasts a few milliseconds: a file or two), as on a machine whose devices
+# take that long to stop. 98-kexec-busy-2 checks that the list the next
+# kernel got replays to PCR 10; without a suspend of measurements at
+# reboot, what the worker measured after the list was copied extended
+# PCR 10 but is not in it.
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
@@ -25,6 +28,8 @@ mkdir -p "$out" "$D"
 
 kexec_stage1_start kexec-busy
 tap_cmd "the worker's console lines are not rate-limited (printk.devkmsg=on)" grep -qw 'printk.devkmsg=on' /proc/cmdline
+# the window between the list's hand-over and the jump: one second
+kexec_slow_shutdown 1000
 
 # a file like the worker's is one new entry
 p=$D-probe

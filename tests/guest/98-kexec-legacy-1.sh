@@ -21,6 +21,10 @@
 # through /proc/PID/mem into a memory page, one pipe page written wrong on
 # purpose, both reported). Then
 # `kexec -l` (legacy) loads the next stage's kernel, init executes it.
+# The stale write comes in the reboot notifiers; the test module
+# ima_stack_slow_shutdown (loaded first, before image A) holds the jump
+# back for 3 s after them, so that the canary scans all its pages several
+# times in between (in QEMU that window is a few milliseconds otherwise).
 # Should the stale write land in the next image's pages instead (made
 # large for that: a 64 MiB initrd), its purgatory finds their digest
 # changed, says so on the serial console, and the second kernel never
@@ -49,6 +53,8 @@ kexec_stage1_start kexec-legacy
 tap_cmd "this suite and init pinned to CPU 0" sh -c "taskset -p -c 0 $$ && taskset -p -c 0 1"
 kexec -s -u 2>/dev/null || true
 kexec -u 2>/dev/null || true
+# the window between the notifiers and the jump: 3 s, many canary passes
+kexec_slow_shutdown 3000
 
 if grep -qw 'ima_stack.kexec_legacy=control' /proc/cmdline; then
 	tap_skip "kexec -s -l and -u of image A" "the control boot (ima_stack.kexec_legacy=control): no file load before the legacy one"

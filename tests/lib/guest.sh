@@ -225,6 +225,22 @@ kexec_stage1_start() {
 		"/etc/ima/$1-policy:OK"
 }
 
+# kexec_slow_shutdown MS: loads the test module ima_stack_slow_shutdown
+# (tests/guest/kmod) with shutdown_ms=MS. Its device, the newest, is the
+# first that the jump's device shutdown stops, and that takes MS ms: the
+# window between the reboot notifiers (where IMA hands its list over) and
+# the TPM's shutdown and the jump, in which user space still runs, lasts
+# that long, as on a machine whose devices take that long to stop (QEMU's
+# take a few ms). Two TAP lines; its console lines say when it ran
+# ("ima_stack_slow_shutdown: shutdown: waiting MS ms", "... done").
+kexec_slow_shutdown() {
+	local drv=/sys/bus/platform/devices/ima_stack_slow_shutdown/driver
+	tap_errno "the test module ima_stack_slow_shutdown loads (shutdown_ms=$1)" OK \
+		kcall finit_module "$IMA_STACK/kmod/ima_stack_slow_shutdown.ko" "shutdown_ms=$1"
+	tap_is "... its device is bound: the jump's device shutdown waits $1 ms in it first" \
+		"$(basename "$(readlink "$drv" 2>/dev/null || echo none)")" ima_stack_slow_shutdown
+}
+
 # kexec_next_cmdline: the command line for the next stage, this one with
 # ima_stack.tests= the boot's remaining globs (IMA_STACK_NEXT_TESTS,
 # set by init) and ima_stack.stage= one more (the caller checks first that

@@ -51,7 +51,9 @@
  *                                  forever, and reports each page found
  *                                  changed (its first 32 bytes) on stdout
  *                                  and /dev/kmsg; page 3 of pipe 0 is
- *                                  written wrong, the pipe scan's own test
+ *                                  written wrong, the pipe scan's own test;
+ *                                  "pass N done" on /dev/kmsg at most once
+ *                                  a second
  *   kcall errname N                the name of errno N (or -N): no call made
  *   kcall poweroff                 reboot(2) with POWER_OFF, after sync
  *   kcall restart                  reboot(2) with RESTART, after sync
@@ -561,6 +563,7 @@ static int do_canary(const char *mib, const char *fill, const char *scan)
 	int (*pipes)[2], tmp[2], kmsg, i, k;
 	unsigned char *seen, *heads, *mheads;
 	unsigned char *mem;
+	struct timespec now, last = { 0 };
 	char *end;
 	long m = strtol(mib, &end, 10);
 
@@ -647,6 +650,13 @@ static int do_canary(const char *mib, const char *fill, const char *scan)
 			snprintf(what, sizeof(what), "page %lu", n);
 			canary_report(kmsg, what, pass, p);
 			canary_tag(p, n);
+		}
+		/* how far it got, at most once a second: the console then
+		 * shows which passes ended in a window of interest */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec != last.tv_sec) {
+			last = now;
+			kmsg_line(kmsg, "ima-stack-canary: pass %lu done\n", pass);
 		}
 	}
 	return 0;

@@ -5,6 +5,8 @@
 # and the audit) tested something. From the boot's console and results:
 #  - the first kernel reached the jump ("kexec_core: Starting new kernel"),
 #    and the list fit the segment (else the replay fails for that reason);
+#  - the test module's device held the jump back (its "shutdown: waiting"
+#    line, then "done"), and the worker opened files in between;
 #  - the worker's last "ima-stack-busy: N opened" line counts more files
 #    than the second kernel's list carries (kexec/busy-carried, written by
 #    98-kexec-busy-2): files M+1..N were opened after the hand-over.
@@ -27,6 +29,13 @@ tap_cmd "the first kernel reached the jump (kexec_core: Starting new kernel)" \
 # measurements fit")
 tap_is "the list handed over fit its segment (no overflow on the console)" \
 	"$(grep -c -e 'ima: Dump measurements failed' -e 'measurements fit in the' "$console" || true)" 0
+# the window: the worker's files opened while the slow device's shutdown
+# waited (after the notifiers, where IMA hands the list over)
+inwin=$(awk '/ima_stack_slow_shutdown: shutdown: waiting/ {w = 1} /ima_stack_slow_shutdown: shutdown: done/ {w = 0}
+	w && /ima-stack-busy: [0-9]* opened/ {n++} END {print n + 0}' "$console")
+tap_cmd "the slow device's shutdown held the jump back (ima_stack_slow_shutdown: waiting, done)" \
+	sh -c "grep -q 'ima_stack_slow_shutdown: shutdown: waiting' '$console' && grep -q 'ima_stack_slow_shutdown: shutdown: done' '$console'"
+tap_cmd "the worker opened files in that window ($inwin)" test "$inwin" -gt 0
 n=$(sed -n 's/.*ima-stack-busy: \([0-9]*\) opened.*/\1/p' "$console" | sort -n | tail -n 1)
 m=$(<"$res/kexec/busy-carried")
 tap_cmd "the worker opened files through the reboot, counted on the console (${n:-none})" test -n "$n"
