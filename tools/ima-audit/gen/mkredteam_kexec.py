@@ -27,24 +27,20 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 import tpmquote as tq  # noqa: E402
-from imalog import Log, d_ng, n_ng  # noqa: E402
+from imalog import QUOTE_PCRS as SEL, Log, d_ng, n_ng  # noqa: E402
 
-fx = imalog.Fixtures(sys.argv[1], ("kexec-",))
-write, case = fx.write, fx.case
-
-BOOT = imalog.boot_pcrs(b"redteam kexec")
+fx = imalog.Fixtures(sys.argv[1], ("kexec-",), b"redteam kexec")
+write, case, BOOT, AGG = fx.write, fx.case, fx.boot, fx.agg
 NONCE = bytes(range(3, 23))
-SEL = list(range(11))
-STRICT = b"appraise func=BPRM_CHECK appraise_type=imasig\n" \
-         b"measure func=FILE_CHECK mask=MAY_READ uid=0\n" \
-         b"measure func=CRITICAL_DATA label=ima_policy_loaded\n"
+# the strict policy, its loads measured (the kernels' policies tell apart)
+STRICT = imalog.STRICT_POLICY + \
+    b"measure func=CRITICAL_DATA label=ima_policy_loaded\n"
 KEXEC_HDR = 24		# struct ima_kexec_hdr
 SEGMENT = 65536
 
 ak, _ = imalog.make_key("rsa", "redteam kexec AK")
 write("kexec-ak.pem", tq.public_pem(ak))
 write("kexec-strict.policy", STRICT)
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 
 
 def fd(i):
@@ -196,7 +192,7 @@ case("kexec-custom-boundary-control",
 # swapped with a violation on PCR 12 of the second kernel, read as the
 # second (last) kernel's. The quotes here select PCRs 0-12.
 SEL12 = list(range(13))
-PERMISSIVE = b"measure func=BPRM_CHECK\n"
+PERMISSIVE = imalog.PERMISSIVE_POLICY
 write("kexec-permissive.policy", PERMISSIVE)
 
 
