@@ -124,16 +124,24 @@ case("kexec-custom-names-control",
 # --- the kernel boundary hidden by renaming (template names are hashed
 # by nothing): kexec_execute as d-ng|xattrnames|buf, the second kernel's
 # boot_aggregate as d-ng|xattrnames; the list then reads as one kernel
-log = two_kernels(False)
-data = relabel(relabel(log.bytes(), 4, "d-ng|xattrnames|buf"), 5,
-               "d-ng|xattrnames")
-case("kexec-hidden-boundary",
-     "the kexec_execute record (entry 4) and the next kernel's "
-     "boot_aggregate (entry 5) renamed to templates without a name field, "
-     "so that the first kernel's policy would be the last kernel's: both "
-     "renamed records fail", data,
-     quote("kexec-hidden-boundary", state(log)) + chk, 1,
-     [(4, "kexec-handover"), (5, "kexec-handover")])
+
+
+def hidden_boundary(name, reason, log, exec_as, agg_as, values):
+    """A case of log with its kexec_execute record (entry 4) renamed
+    exec_as and the next kernel's boot_aggregate (entry 5) agg_as: both
+    renamed records fail. values(name, log): the PCR arguments."""
+    data = relabel(relabel(log.bytes(), 4, exec_as), 5, agg_as)
+    case(name, reason, data, values(name, log) + chk, 1,
+         [(4, "kexec-handover"), (5, "kexec-handover")])
+
+
+hidden_boundary(
+    "kexec-hidden-boundary",
+    "the kexec_execute record (entry 4) and the next kernel's "
+    "boot_aggregate (entry 5) renamed to templates without a name field, "
+    "so that the first kernel's policy would be the last kernel's: both "
+    "renamed records fail", two_kernels(False), "d-ng|xattrnames|buf",
+    "d-ng|xattrnames", lambda name, log: quote(name, state(log)))
 
 # --- the same boundary in the kernel's other fields: boot_aggregate with
 # the legacy d digest (ima_template_fmt=d|n-ng), the ima_kexec records
@@ -168,16 +176,13 @@ def pcrs(name, log):
     return ["--pcrs", name + ".pcrs"]
 
 
-log = custom_kernels(False)
-data = relabel(relabel(log.bytes(), 4, "d-ng|n-ng|xattrvalues|iuid"), 5,
-               "d|xattrnames")
-case("kexec-hidden-custom-boundary",
-     "kexec_execute (entry 4, %s) renamed 'd-ng|n-ng|xattrvalues|iuid' "
-     "and the next kernel's boot_aggregate (entry 5, d|n-ng) renamed "
-     "'d|xattrnames', so that the first kernel's policy would be the last "
-     "kernel's: both renamed records fail" % CUSTOM, data,
-     pcrs("kexec-hidden-custom-boundary", log) + chk, 1,
-     [(4, "kexec-handover"), (5, "kexec-handover")])
+hidden_boundary(
+    "kexec-hidden-custom-boundary",
+    "kexec_execute (entry 4, %s) renamed 'd-ng|n-ng|xattrvalues|iuid' "
+    "and the next kernel's boot_aggregate (entry 5, d|n-ng) renamed "
+    "'d|xattrnames', so that the first kernel's policy would be the last "
+    "kernel's: both renamed records fail" % CUSTOM, custom_kernels(False),
+    "d-ng|n-ng|xattrvalues|iuid", "d|xattrnames", pcrs)
 log = custom_kernels(True)
 case("kexec-custom-boundary-control",
      "control: the same kernels under their own names, the second one "
