@@ -195,6 +195,29 @@ static int parse_u64(const char *s, unsigned long long max,
 	       -1 : 0;
 }
 
+/* the option words, each at its value's index */
+static const char *const byte_orders[] = {
+	[IMA_BO_AUTO] = "auto", [IMA_BO_LITTLE] = "little",
+	[IMA_BO_BIG] = "big",
+};
+static const char *const formats[] = {
+	[IMA_FMT_AUTO] = "auto", [IMA_FMT_BINARY] = "binary",
+	[IMA_FMT_ASCII] = "ascii",
+};
+
+/* the index of s in words (an option's values), or -1 */
+#define parse_word(s, words) \
+	word_index((s), (words), sizeof(words) / sizeof((words)[0]))
+static int word_index(const char *s, const char *const *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (words[i] && !strcmp(s, words[i]))
+			return (int)i;
+	return -1;
+}
+
 /* a quote's file or the expected policy, whole: NULL with errno */
 static uint8_t *read_small_file(const char *path, size_t *len)
 {
@@ -548,7 +571,7 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 	struct ima_audit_opts *opts = &cl->opts;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long long n;
-	int c;
+	int c, w;
 
 	cl->log = DEFAULT_LOG;
 	opts->pcr_mask = 1u << 10;
@@ -609,15 +632,11 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 			cl->show_policy = true;
 			break;
 		case OPT_BYTE_ORDER:
-			if (!strcmp(optarg, "auto"))
-				opts->reader.order = IMA_BO_AUTO;
-			else if (!strcmp(optarg, "little"))
-				opts->reader.order = IMA_BO_LITTLE;
-			else if (!strcmp(optarg, "big"))
-				opts->reader.order = IMA_BO_BIG;
-			else
+			w = parse_word(optarg, byte_orders);
+			if (w < 0)
 				return say(cl, IMA_EXIT_USAGE, "bad --byte-order '%s'",
 						   optarg);
+			opts->reader.order = (enum ima_byte_order)w;
 			break;
 		case OPT_MAX_SIZE:
 			if (parse_u64(optarg, UINT64_MAX, &n) || !n)
@@ -634,15 +653,11 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 			cl->json = true;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "auto"))
-				opts->reader.format = IMA_FMT_AUTO;
-			else if (!strcmp(optarg, "binary"))
-				opts->reader.format = IMA_FMT_BINARY;
-			else if (!strcmp(optarg, "ascii"))
-				opts->reader.format = IMA_FMT_ASCII;
-			else
+			w = parse_word(optarg, formats);
+			if (w < 0)
 				return say(cl, IMA_EXIT_USAGE, "bad --format '%s': auto, binary or ascii",
 						   optarg);
+			opts->reader.format = (enum ima_list_format)w;
 			break;
 		case OPT_LIST_BANK:
 			n = (unsigned long long)ima_bank_by_name(optarg,
