@@ -40,6 +40,18 @@ static struct ima_denylist *parse(const char *text, char *err)
 	return d;
 }
 
+/* text read whole: a list of count digests */
+static struct ima_denylist *parsed(const char *text, size_t count)
+{
+	char err[256];
+	struct ima_denylist *d = parse(text, err);
+
+	if (!d)
+		fail_msg("%s", err);
+	assert_int_equal(ima_deny_count(d), count);
+	return d;
+}
+
 static unsigned long find(const struct ima_denylist *d, const char *alg,
 			  char c)
 {
@@ -53,7 +65,7 @@ static unsigned long find(const struct ima_denylist *d, const char *alg,
 static void test_line_forms(void **state)
 {
 	struct ima_denylist *d;
-	char text[2048], err[256];
+	char text[2048];
 
 	snprintf(text, sizeof(text),
 		 "# revoked\n"
@@ -66,10 +78,7 @@ static void test_line_forms(void **state)
 		 "%.64s\r\n",				/* CRLF */
 		 h64('a'), h64('b'), h64('c'), h64('d'), h64('d'), h64('e'),
 		 h64('f'));
-	d = parse(text, err);
-	if (!d)
-		fail_msg("%s", err);
-	assert_int_equal(ima_deny_count(d), 6);
+	d = parsed(text, 6);
 	assert_int_equal(find(d, "sha256", 'a'), 2);
 	assert_int_equal(find(d, "sha1", 'b'), 3);
 	assert_int_equal(find(d, "sha256", 'c'), 4);
@@ -120,10 +129,7 @@ static void test_keylime_policy(void **state)
 		 " },\n"
 		 " \"excludes\": [], \"keyrings\": {}}\n",
 		 h64('1'), h64('2'), h64('3'));
-	d = parse(text, err);
-	if (!d)
-		fail_msg("%s", err);
-	assert_int_equal(ima_deny_count(d), 3);
+	d = parsed(text, 3);
 	assert_int_equal(find(d, "sha256", '1'), 3);
 	assert_int_equal(find(d, "sha1", '2'), 4);
 	assert_int_equal(find(d, "sha256", '3'), 4);
