@@ -124,7 +124,7 @@ void att_json_end(struct att_cli *cli, const struct att_reasons *rs,
 void att_json_key(FILE *out, const char *key);
 void att_json_str(FILE *out, const char *s);
 void att_json_hex(FILE *out, const uint8_t *p, size_t n);
-/* "DIR/NAME", or null when dir is NULL */
+/* "DIR/NAME" ("DIR" when name is NULL), or null when dir is NULL */
 void att_json_path(FILE *out, const char *dir, const char *name);
 void att_json_strs(FILE *out, const char *const *s, int n);
 
