@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ima_deny.h"
+#include "refusals.h"
 #include "unit_main.h"
 
 /* 64 hex digits c (8 buffers in turn: several in one printf) */
@@ -92,11 +93,15 @@ static void test_line_forms(void **state)
 	ima_deny_free(d);
 }
 
+/* text refused, its error in err */
+static bool deny_refuses(const char *text, char *err)
+{
+	return !parse(text, err);
+}
+
 static void test_refused_lines(void **state)
 {
-	static const struct {
-		const char *text, *why;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "abc  /x\n", "deny:1: a digest of 3 hex digits" },
 		{ "\nsha256:abcd\n", "deny:2: sha256 digest of 4 hex digits" },
 		{ "nope:00\n", "unknown algorithm 'nope'" },
@@ -105,15 +110,8 @@ static void test_refused_lines(void **state)
 		{ "xyz\n", "expected 'HEX [PATH]'" },
 		{ "00g0\n", "expected 'HEX [PATH]'" },
 	};
-	char err[256];
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_null(parse(bad[i].text, err));
-		if (!strstr(err, bad[i].why))
-			fail_msg("'%s': '%s' lacks '%s'", bad[i].text, err,
-				 bad[i].why);
-	}
+	REFUSED_ALL(bad, deny_refuses);
 }
 
 static void test_keylime_policy(void **state)
