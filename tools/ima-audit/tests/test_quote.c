@@ -202,13 +202,20 @@ static void parse_refused(const struct tq *t, const char *why)
 		fail_msg("error '%s' lacks '%s'", err, why);
 }
 
+/* t marshalled, signed by signer, verified with ak */
+static int signed_verified(struct tq *t, EVP_PKEY *signer, EVP_PKEY *ak,
+			   struct ima_quote_check *c)
+{
+	make(t, signer);
+	return verify(t, ak, c);
+}
+
 /* a genuine quote (init_tq's) signed by signer, verified with ak */
 static int quoted(struct tq *t, EVP_PKEY *signer, EVP_PKEY *ak,
 		  struct ima_quote_check *c)
 {
 	init_tq(t);
-	make(t, signer);
-	return verify(t, ak, c);
+	return signed_verified(t, signer, ak, c);
 }
 
 static bool has_reason(const struct ima_quote_check *c, const char *text)
@@ -314,8 +321,7 @@ static void test_wrong_nonce(void **state)
 
 	init_tq(&t);
 	t.nonce = old;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_false(c.nonce_ok);
 	assert_true(c.sig_ok);		/* a genuine quote, but stale */
 	assert_int_equal(c.nreasons, 1);
@@ -323,8 +329,7 @@ static void test_wrong_nonce(void **state)
 	/* a shorter nonce that is a prefix is no match either */
 	init_tq(&t);
 	t.nonce_len = 19;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "does not match the nonce"));
 }
 
@@ -374,15 +379,13 @@ static void test_magic_and_type(void **state)
 	/* signed by the AK, but not a TPM-generated structure */
 	init_tq(&t);
 	t.magic = 0xff544348;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(c.sig_ok);
 	assert_true(has_reason(&c, "not TPM_GENERATED_VALUE"));
 	/* a certify structure (TPM_ST_ATTEST_CERTIFY), not a quote */
 	init_tq(&t);
 	t.type = 0x8017;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "not TPM_ST_ATTEST_QUOTE"));
 	assert_false(c.pcrs_ok);
 }
@@ -407,8 +410,7 @@ static void test_pcr_values(void **state)
 	/* the quote's digest itself altered (and re-signed) */
 	init_tq(&t);
 	t.corrupt_digest = true;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "pcrDigest"));
 
 	/* values file of the wrong length: malformed */
