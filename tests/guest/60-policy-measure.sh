@@ -12,7 +12,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-POLICY=$IMA_SFS/policy
 P=/etc/ima
 
 # policy_entries: the buffers (hex) of the ima_policy_loaded entries, oldest first

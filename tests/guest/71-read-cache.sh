@@ -19,7 +19,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-POLICY=$IMA_SFS/policy
 R=$IMA_STACK/readcache
 K=$IMA_STACK/kexec
 # a command as uid/gid 1000 without supplementary groups

@@ -16,7 +16,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-POLICY=$IMA_SFS/policy
 D=$(mktemp -d /tmp/loader-types.XXXXXX)
 mkfifo "$D/fifo"
 # a device node of its own (a null device): nobody else opens this inode

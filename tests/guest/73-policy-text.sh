@@ -13,7 +13,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-POLICY=$IMA_SFS/policy
 # pad TEXT N: TEXT followed by blanks up to N characters
 pad() { printf '%s%*s' "$1" $(($2 - ${#1})) ''; }
 # has RULE: the active policy holds RULE (as the kernel shows it)

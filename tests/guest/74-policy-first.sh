@@ -10,7 +10,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-POLICY=$IMA_SFS/policy
 first=$(<"$IMA_STACK_RESULTS/policy-path")
 # entries EVENT: the buffers (hex) of the ima-buf entries named EVENT
 entries() { awk -v e="$1" '$3 == "ima-buf" && $5 == e {print $6}' "$ASCII"; }

@@ -9,7 +9,6 @@ trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
 . "$IMA_STACK/tests/lib/guest.sh"
 
-POLICY=$IMA_SFS/policy
 D=/etc/ima/tests
 # the kernel shows every rule with a trailing blank
 rule="$(fixture_value 80-policy-parser rule) "

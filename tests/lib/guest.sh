@@ -3,6 +3,8 @@
 
 IMA_SFS=/sys/kernel/security/ima
 ASCII=$IMA_SFS/ascii_runtime_measurements
+# where a policy is written (rules, or the path of a signed file) and read
+POLICY=$IMA_SFS/policy
 
 # sha256 FILE: the hex digest alone
 sha256() {
@@ -62,7 +64,7 @@ ima_keyring_id() {
 
 # policy_text: the active policy as the kernel shows it
 policy_text() {
-	cat "$IMA_SFS/policy"
+	cat "$POLICY"
 }
 
 # log_entries NAME: ascii list lines whose file name field is NAME

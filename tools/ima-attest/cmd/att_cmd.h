@@ -63,6 +63,31 @@ struct att_cmd {
 	"the enrollment directory (enroll's or activate's --out)" }
 #define ATT_OPT_QUOTE(v) { "quote", "MSG", (v), true, \
 	"TPMS_ATTEST (tpm2_quote -m)" }
+#define ATT_OPT_QUOTE_SIG(v) { "quote-sig", "SIG", (v), true, \
+	"its signature (tpm2_quote -s): TPMT_SIGNATURE,\nor plain" }
+#define ATT_OPT_QUOTE_PCRS(v) { "quote-pcrs", "VALUES", (v), true, \
+	"the quoted PCR values\n(tpm2_quote -o FILE -F values)" }
+#define ATT_OPT_NONCE(v) { "nonce", "HEX", (v), true, \
+	"the nonce this verifier chose for this quote\n(1-64 bytes)" }
+/*
+ * The quote a verifier is given, verify's and poll's alike: the
+ * enrollment, the quote, its signature and values, the nonce
+ * (att_quote_files_load reads them).
+ */
+struct att_quote_opts {
+	const char *enrolled, *msg, *sig, *pcrs, *nonce;
+};
+#define ATT_OPTS_QUOTE(q) ATT_OPT_ENROLLED(&(q)->enrolled), \
+	ATT_OPT_QUOTE(&(q)->msg), ATT_OPT_QUOTE_SIG(&(q)->sig), \
+	ATT_OPT_QUOTE_PCRS(&(q)->pcrs), ATT_OPT_NONCE(&(q)->nonce)
+/* waiting for the guest's agent, secs (a number) unless given */
+#define ATT_STR_(x)	#x
+#define ATT_STR(x)	ATT_STR_(x)
+#define ATT_OPT_TIMEOUT(v, secs) { "timeout", "SECONDS", (v), false, \
+	"how long to wait for the guest (default " ATT_STR(secs) ")" }
+/* the boot an enrollment record names (att_cli_boot checks it) */
+#define ATT_OPT_BOOT(v) { "boot", "ID", (v), false, \
+	"the boot's name in the record: 1-64 letters, digits, - or _" }
 /* the end of a command's options */
 #define ATT_OPT_END { NULL, NULL, NULL, false, NULL }
 
@@ -124,7 +149,7 @@ void att_json_end(struct att_cli *cli, const struct att_reasons *rs,
 void att_json_key(FILE *out, const char *key);
 void att_json_str(FILE *out, const char *s);
 void att_json_hex(FILE *out, const uint8_t *p, size_t n);
-/* "DIR/NAME", or null when dir is NULL */
+/* "DIR/NAME" ("DIR" when name is NULL), or null when dir is NULL */
 void att_json_path(FILE *out, const char *dir, const char *name);
 void att_json_strs(FILE *out, const char *const *s, int n);
 

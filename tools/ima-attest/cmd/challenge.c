@@ -88,9 +88,7 @@ int cmd_challenge(int argc, char **argv)
 		  "the AK's name as its TPM says (tpm2_createak -n);\n"
 		  "checked against the area's (default: that name)" },
 		ATT_OPT_ENROLL_OUT(&out),
-		{ "boot", "ID", &boot, false,
-		  "a name for this enrollment in its record: 1-64 letters,\n"
-		  "digits, - or _" },
+		ATT_OPT_BOOT(&boot),
 		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };

@@ -71,13 +71,7 @@ void att_json_key(FILE *out, const char *key)
 
 void att_json_str(FILE *out, const char *s)
 {
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	ima_json_escape(out, s, strlen(s));
-	fputc('"', out);
+	att_json_path(out, s, NULL);
 }
 
 void att_json_path(FILE *out, const char *dir, const char *name)
@@ -88,8 +82,10 @@ void att_json_path(FILE *out, const char *dir, const char *name)
 	}
 	fputc('"', out);
 	ima_json_escape(out, dir, strlen(dir));
-	fputc('/', out);
-	ima_json_escape(out, name, strlen(name));
+	if (name) {
+		fputc('/', out);
+		ima_json_escape(out, name, strlen(name));
+	}
 	fputc('"', out);
 }
 

@@ -9,6 +9,9 @@
 
 #include "att_cmd.h"
 
+/* how long to wait for the guest unless --timeout says */
+#define WAIT_SECONDS	600
+
 static const struct att_cmd cmd = {
 	.name = "enroll",
 	.summary = "Enroll our guest's TPM over its agent's channel: its EK certificate, its\n"
@@ -41,10 +44,8 @@ int cmd_enroll(int argc, char **argv)
 		ATT_OPT_CA(&ca),
 		ATT_OPT_CA_CHAIN(&chain),
 		ATT_OPT_ENROLL_OUT(&out),
-		{ "timeout", "SECONDS", &timeout_s, false,
-		  "how long to wait for the guest (default 600)" },
-		{ "boot", "ID", &boot, false,
-		  "the boot's name in the record: 1-64 letters, digits, - or _" },
+		ATT_OPT_TIMEOUT(&timeout_s, WAIT_SECONDS),
+		ATT_OPT_BOOT(&boot),
 		ATT_OPT_END,
 	};
 	struct att_enrollment rec = { 0 };
@@ -55,7 +56,7 @@ int cmd_enroll(int argc, char **argv)
 	char err[ATT_REASON_LEN], werr[ATT_REASON_LEN];
 	uint8_t cred[1024], *ekcert = NULL;
 	size_t ekcert_len = 0;
-	int timeout = 600, rc, dirfd, ecls = ATT_FC_CHANNEL;
+	int timeout = WAIT_SECONDS, rc, dirfd, ecls = ATT_FC_CHANNEL;
 	bool recorded = false;
 	long n;
 

@@ -175,18 +175,12 @@ static int record_round(struct round *x, const char *path, char *err,
 
 int cmd_poll(int argc, char **argv)
 {
-	const char *statef, *dir, *msgf, *sigf, *pcrf, *nonce, *entf, *offs;
-	const char *keyf, *denyf, *recordf, *name;
+	struct att_quote_opts q;
+	const char *statef, *entf, *offs, *keyf, *denyf, *recordf, *name;
 	const struct att_opt opts[] = {
 		{ "state", "FILE", &statef, true,
 		  "the verifier's state between rounds (made on the first)" },
-		ATT_OPT_ENROLLED(&dir),
-		ATT_OPT_QUOTE(&msgf),
-		{ "quote-sig", "SIG", &sigf, true, "its signature (tpm2_quote -s)" },
-		{ "quote-pcrs", "VALUES", &pcrf, true,
-		  "the quoted values (tpm2_quote -o -F values), PCRs 0-10" },
-		{ "nonce", "HEX", &nonce, true,
-		  "the nonce this verifier chose for this round" },
+		ATT_OPTS_QUOTE(&q),
 		{ "entries", "FILE", &entf, true,
 		  "the binary list's bytes from --offset on" },
 		{ "offset", "BYTES", &offs, true,
@@ -218,7 +212,7 @@ int cmd_poll(int argc, char **argv)
 		return rc;
 	x.cli = &cli;
 	x.statef = statef;
-	x.dir = dir;
+	x.dir = q.enrolled;
 	x.denyf = denyf;
 	errno = 0;
 	x.r.offset = strtoull(offs, &end, 10);
@@ -245,7 +239,8 @@ int cmd_poll(int argc, char **argv)
 			goto print;
 		}
 	}
-	if (att_quote_files_load(&qf, msgf, sigf, pcrf, nonce, err, sizeof(err))) {
+	if (att_quote_files_load(&qf, q.msg, q.sig, q.pcrs, q.nonce, err,
+				 sizeof(err))) {
 		att_cli_error(&cli, ATT_EXIT_ERROR, "%s", err);
 		goto print;
 	}
@@ -268,7 +263,7 @@ int cmd_poll(int argc, char **argv)
 		}
 	}
 	x.ran = true;
-	quote_ok = att_quote_check(&x.qc, &qf, dir, &rec, &x.r.rs);
+	quote_ok = att_quote_check(&x.qc, &qf, q.enrolled, &rec, &x.r.rs);
 	/* the state is of one enrolled AK: a new enrollment starts anew */
 	if (x.qc.ak && ls == 0 &&
 	    (x.st.ak_name_len != rec.ak_name_len ||

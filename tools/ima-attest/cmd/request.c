@@ -9,6 +9,9 @@
 
 #include "att_cmd.h"
 
+/* how long to wait for the guest unless --timeout says */
+#define WAIT_SECONDS	300
+
 static const struct att_cmd cmd = {
 	.name = "request",
 	.summary = "Send one message to the guest's agent and write its answer's fields\n"
@@ -33,8 +36,7 @@ int cmd_request(int argc, char **argv)
 		ATT_OPT_CHANNEL(&channel),
 		{ "out", "DIR", &out, true,
 		  "where the answer's fields go, one file each" },
-		{ "timeout", "SECONDS", &timeout_s, false,
-		  "how long to wait for the guest (default 300)" },
+		ATT_OPT_TIMEOUT(&timeout_s, WAIT_SECONDS),
 		ATT_OPT_END,
 	};
 	const uint8_t *vals[ATT_MSG_FIELDS] = { NULL };
@@ -42,7 +44,7 @@ int cmd_request(int argc, char **argv)
 	struct att_chan c = { .fd = -1 };
 	struct att_msg m = { 0 };
 	struct att_cli cli;
-	int timeout = 300, nf = 0, rc, i, dirfd;
+	int timeout = WAIT_SECONDS, nf = 0, rc, i, dirfd;
 	const char *verb;
 	char err[ATT_REASON_LEN];
 

@@ -119,16 +119,10 @@ static void json(struct att_cli *cli, const struct att_verify *v,
 
 int cmd_verify(int argc, char **argv)
 {
-	const char *dir, *msgf, *sigf, *pcrf, *nonce, *logf, *listf, *html, *rounds;
+	struct att_quote_opts q;
+	const char *logf, *listf, *html, *rounds;
 	const struct att_opt opts[] = {
-		ATT_OPT_ENROLLED(&dir),
-		ATT_OPT_QUOTE(&msgf),
-		{ "quote-sig", "SIG", &sigf, true,
-		  "its signature (tpm2_quote -s: TPMT_SIGNATURE or plain)" },
-		{ "quote-pcrs", "VALUES", &pcrf, true,
-		  "the quoted PCR values (tpm2_quote -o FILE -F values)" },
-		{ "nonce", "HEX", &nonce, true,
-		  "the nonce this verifier chose (1-64 bytes)" },
+		ATT_OPTS_QUOTE(&q),
 		{ "eventlog", "LOG", &logf, true,
 		  "the firmware's event log (binary_bios_measurements)" },
 		{ "list", "LIST", &listf, false,
@@ -158,9 +152,10 @@ int cmd_verify(int argc, char **argv)
 					    rounds, strerror(errno));
 		close(fd);
 	}
-	if (att_quote_files_load(&qf, msgf, sigf, pcrf, nonce, err, sizeof(err)))
+	if (att_quote_files_load(&qf, q.msg, q.sig, q.pcrs, q.nonce, err,
+				 sizeof(err)))
 		return att_cli_fail(&cli, ATT_EXIT_ERROR, "%s", err);
-	v.enrolled = dir;
+	v.enrolled = q.enrolled;
 	v.q = &qf;
 	v.eventlog = logf;
 	v.list = listf;
@@ -171,7 +166,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (html) {
 		struct att_page_verify pv = {
-			.enrolled = dir, .quote_checked = !!v.qc.ak,
+			.enrolled = q.enrolled, .quote_checked = !!v.qc.ak,
 			.quote_ok = v.quote_ok, .qc = &v.qc, .ev = v.ev,
 			.ev_error = v.ev_read ? NULL : v.ev_error,
 			.agg = v.have_agg ? v.agg : NULL,

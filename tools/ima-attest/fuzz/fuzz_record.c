@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ima_attest.h"
+#include "same_fields.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,14 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!n || att_enrollment_parse(&again, text, n, err, sizeof(err)))
 		abort();
 	/* the same record: every field, every reason */
-	if (strcmp(rec.boot, again.boot) || rec.have_ca != again.have_ca ||
+	if (!SAME_IDENTITY(rec, again) || rec.have_ca != again.have_ca ||
 	    rec.have_ekcert != again.have_ekcert ||
-	    memcmp(rec.ca_sha256, again.ca_sha256, 32) ||
-	    memcmp(rec.ekcert_sha256, again.ekcert_sha256, 32) ||
-	    rec.ek_name_len != again.ek_name_len ||
-	    memcmp(rec.ek_name, again.ek_name, rec.ek_name_len) ||
-	    rec.ak_name_len != again.ak_name_len ||
-	    memcmp(rec.ak_name, again.ak_name, rec.ak_name_len) ||
 	    rec.tpm_identity != again.tpm_identity ||
 	    rec.ak_binding != again.ak_binding ||
 	    rec.trusted != again.trusted || rec.rs.n != again.rs.n)

@@ -207,20 +207,23 @@ static void print_reasons(const struct att_reasons *rs)
 		print_message("# reason: %s\n", rs->r[i]);
 }
 
-/*
- * check()'s reasons for a certificate of these extensions by issuer: none
- * when want is NULL, else one, and it contains want.
- */
+/* rs (freed here): no reason when want is NULL, else one containing want */
+static void expect_reasons(struct att_reasons *rs, const char *want)
+{
+	print_reasons(rs);
+	assert_int_equal(rs->n, want ? 1 : 0);
+	if (want)
+		assert_true(has_reason(rs, want));
+	att_reasons_free(rs);
+}
+
+/* check()'s reasons for a certificate of these extensions by issuer */
 static void expect(X509 *issuer, EVP_PKEY *issuer_key, const int *nids,
 		   const char *const *values, const char *want)
 {
 	struct att_reasons rs = check(issuer, issuer_key, nids, values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, want ? 1 : 0);
-	if (want)
-		assert_true(has_reason(&rs, want));
-	att_reasons_free(&rs);
+	expect_reasons(&rs, want);
 }
 
 /* what swtpm_localca writes: EKU tcg-kp-EKCertificate, keyEncipherment */
@@ -302,10 +305,7 @@ static void test_ek_cert_other_key(void **state)
 	ek.modulus[ek.mod_len / 2] ^= 0x01;
 	rs = check(ca_cert, ca_key, ek_nids, ek_values);
 	ek = saved;
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "EK public key does not match its certificate"));
-	att_reasons_free(&rs);
+	expect_reasons(&rs, "EK public key does not match its certificate");
 }
 
 /* --- ECC EKs ---------------------------------------------------------- */
@@ -322,11 +322,7 @@ static void expect_ecc(EVP_PKEY *key, const struct att_public *pub,
 	struct att_reasons rs = check_key(key, pub, ca_cert, ca_key, ek_nids,
 					  values);
 
-	print_reasons(&rs);
-	assert_int_equal(rs.n, want ? 1 : 0);
-	if (want)
-		assert_true(has_reason(&rs, want));
-	att_reasons_free(&rs);
+	expect_reasons(&rs, want);
 }
 
 static void test_ecc_ek_genuine(void **state)
@@ -364,10 +360,7 @@ static void test_ecc_ek_swtpm(void **state)
 	assert_non_null(area);
 	assert_int_equal(att_public_parse(&pub, area, alen, true, err, sizeof(err)), 0);
 	att_ek_check(cert, clen, ca, chain, &pub, &rs);
-	print_reasons(&rs);
-	assert_int_equal(rs.n, 1);
-	assert_true(has_reason(&rs, "EK public key does not match its certificate"));
-	att_reasons_free(&rs);
+	expect_reasons(&rs, "EK public key does not match its certificate");
 	free(area);
 	free(cert);
 }

@@ -75,49 +75,82 @@ static void spec(struct buf *l)
 	put(l, "", 1);			/* vendorInfoSize 0 */
 }
 
-static void event(struct buf *l, uint32_t pcr, uint32_t type, unsigned char fill,
-		  const void *data, uint32_t size)
+/*
+ * An event extending pcr: crypto agile (TCG_PCR_EVENT2), a sha1 digest
+ * of bytes fill1 and a sha256 one of fill256; or, fill256 < 0, the SHA1
+ * format's TCG_PCClientPCREvent (the sha1 digest alone)
+ */
+static void record(struct buf *l, uint32_t pcr, uint32_t type, int fill1,
+		   int fill256, const void *data, uint32_t size)
 {
 	unsigned char d[32];
 
-	memset(d, fill, sizeof(d));
 	put32(l, pcr);
 	put32(l, type);
-	put32(l, 2);
-	put16(l, ATT_ALG_SHA1);
+	if (fill256 >= 0) {
+		put32(l, 2);
+		put16(l, ATT_ALG_SHA1);
+	}
+	memset(d, fill1, 20);
 	put(l, d, 20);
-	put16(l, ATT_ALG_SHA256);
-	put(l, d, 32);
+	if (fill256 >= 0) {
+		put16(l, ATT_ALG_SHA256);
+		memset(d, fill256, 32);
+		put(l, d, 32);
+	}
 	put32(l, size);
 	put(l, data, size);
+}
+
+/* a crypto-agile event, both digests bytes fill */
+static void event(struct buf *l, uint32_t pcr, uint32_t type, unsigned char fill,
+		  const void *data, uint32_t size)
+{
+	record(l, pcr, type, fill, fill, data, size);
+}
+
+/* pcr (size bytes) extended by a digest of size bytes fill, as a TPM does */
+static void extend(unsigned char *pcr, unsigned char fill, const EVP_MD *md)
+{
+	unsigned char in[2 * EVP_MAX_MD_SIZE];
+	int size = EVP_MD_get_size(md);
+
+	memcpy(in, pcr, (size_t)size);
+	memset(in + size, fill, (size_t)size);
+	assert_int_equal(EVP_Digest(in, 2 * (size_t)size, pcr, NULL, md, NULL), 1);
+}
+
+/* l replays (the test fails with its error if not) */
+static void replayed(struct att_evlog *ev, const struct buf *l)
+{
+	char err[200];
+
+	if (att_evlog_replay(ev, l->d, l->n, err, sizeof(err)))
+		fail_msg("the log does not replay: %s", err);
 }
 
 static void test_replay_and_locality(void **state)
 {
 	struct att_evlog ev;
 	struct buf l = { .n = 0 };
-	unsigned char in[64], want[32];
-	unsigned int n;
-	char err[200];
+	unsigned char want[32];
 
 	spec(&l);
 	event(&l, 0, ATT_EV_NO_ACTION, 0, "StartupLocality\0\x03", 17);
 	event(&l, 0, 8, 0xab, "x", 1);
 	event(&l, 5, 4, 0xcd, "", 0);
-	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
+	replayed(&ev, &l);
 	assert_int_equal(ev.events, 3);
 	assert_int_equal(ev.locality, 3);
 	assert_int_equal(ev.touched, 1u << 0 | 1u << 5);
 	/* PCR 0 sha256: H(00..03 || ab*32) */
-	memset(in, 0, 32);
-	in[31] = 3;
-	memset(in + 32, 0xab, 32);
-	EVP_Digest(in, 64, want, &n, EVP_sha256(), NULL);
+	memset(want, 0, 32);
+	want[31] = 3;
+	extend(want, 0xab, EVP_sha256());
 	assert_memory_equal(ev.pcr[1][0], want, 32);
 	/* PCR 5 sha256: H(0*32 || cd*32) */
-	memset(in, 0, 32);
-	memset(in + 32, 0xcd, 32);
-	EVP_Digest(in, 64, want, &n, EVP_sha256(), NULL);
+	memset(want, 0, 32);
+	extend(want, 0xcd, EVP_sha256());
 	assert_memory_equal(ev.pcr[1][5], want, 32);
 }
 
@@ -129,6 +162,16 @@ static void expect_refused(const struct buf *l, const char *word)
 	assert_int_equal(att_evlog_replay(&ev, l->d, l->n, err, sizeof(err)), -1);
 	if (!strstr(err, word))
 		fail_msg("error '%s' does not name '%s'", err, word);
+}
+
+/* good with byte off set to v: refused, the error naming word */
+static void refused_at(const struct buf *good, size_t off, unsigned char v,
+		       const char *word)
+{
+	struct buf l = *good;
+
+	l.d[off] = v;
+	expect_refused(&l, word);
 }
 
 static void test_hostile(void **state)
@@ -151,47 +194,29 @@ static void test_hostile(void **state)
 	 * without the Spec ID Event03 first the log is read in the SHA1
 	 * format, where these TCG_PCR_EVENT2 records do not frame
 	 */
-	l = good;
-	l.d[4] = 4;
-	expect_refused(&l, "beyond the end");
+	refused_at(&good, 4, 4, "beyond the end");
 	l = good;
 	memcpy(l.d + 32, "Spec ID Event02", 15);
 	expect_refused(&l, "beyond the end");
 	/* a digest for fewer banks than the Spec ID lists, or more */
-	l = good;
-	l.d[32 + 37 + 8] = 1;
-	expect_refused(&l, "has no sha256 digest, yet the Spec ID lists the bank");
-	l = good;
-	l.d[32 + 37 + 8] = 3;
-	expect_refused(&l, "carries 3 digests, the Spec ID names 2");
+	refused_at(&good, 32 + 37 + 8, 1, "has no sha256 digest, yet the Spec ID lists the bank");
+	refused_at(&good, 32 + 37 + 8, 3, "carries 3 digests, the Spec ID names 2");
 	/* a digest algorithm the Spec ID does not name */
-	l = good;
-	l.d[32 + 37 + 12] = 0x0c;
-	expect_refused(&l, "not in the Spec ID");
+	refused_at(&good, 32 + 37 + 12, 0x0c, "not in the Spec ID");
 	/* an event size past the end */
-	l = good;
-	l.d[l.n - 4 - 1] = 0x7f;
-	expect_refused(&l, "beyond the end");
+	refused_at(&good, good.n - 4 - 1, 0x7f, "beyond the end");
 	/* PCR 24 */
-	l = good;
-	l.d[32 + 37] = 24;
-	expect_refused(&l, "extends PCR 24");
+	refused_at(&good, 32 + 37, 24, "extends PCR 24");
 	/* too many banks, a duplicate bank, a wrong digest size */
-	l = good;
-	l.d[32 + 24] = 9;
-	expect_refused(&l, "names 9 algorithms");
+	refused_at(&good, 32 + 24, 9, "names 9 algorithms");
 	l = good;
 	l.d[32 + 32] = 0x04;
 	l.d[32 + 33] = 0x00;
 	l.d[32 + 34] = 20;
 	expect_refused(&l, "twice");
-	l = good;
-	l.d[32 + 30] = 21;
-	expect_refused(&l, "digest size of 21");
+	refused_at(&good, 32 + 30, 21, "digest size of 21");
 	/* vendor info that does not end the event */
-	l = good;
-	l.d[32 + 36] = 5;
-	expect_refused(&l, "vendor info");
+	refused_at(&good, 32 + 36, 5, "vendor info");
 }
 
 /* EV_NO_ACTION extends nothing, whatever its PCR index: 0xffffffff too */
@@ -199,12 +224,11 @@ static void test_no_action_any_pcr(void **state)
 {
 	struct att_evlog ev;
 	struct buf l = { .n = 0 };
-	char err[200];
 
 	spec(&l);
 	event(&l, 0xffffffffu, ATT_EV_NO_ACTION, 0, "NvIndexInstance", 15);
 	event(&l, 24, ATT_EV_NO_ACTION, 0, "", 0);
-	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
+	replayed(&ev, &l);
 	assert_int_equal(ev.events, 2);
 	assert_int_equal(ev.touched, 0);
 	/* an extend of that PCR is refused */
@@ -216,46 +240,34 @@ static void test_no_action_any_pcr(void **state)
 static void sha1_event(struct buf *l, uint32_t pcr, uint32_t type,
 		       unsigned char fill, const void *data, uint32_t size)
 {
-	unsigned char d[20];
-
-	memset(d, fill, sizeof(d));
-	put32(l, pcr);
-	put32(l, type);
-	put(l, d, 20);
-	put32(l, size);
-	put(l, data, size);
+	record(l, pcr, type, fill, -1, data, size);
 }
 
 static void test_sha1_format(void **state)
 {
 	struct ima_pcr_values q;
 	struct att_reasons rs = { 0 };
-	unsigned char in[40], want[20];
+	unsigned char want[20];
 	struct att_evlog ev;
-	unsigned int n;
 	struct buf l = { .n = 0 };
-	char err[200];
 
 	sha1_event(&l, 0, 8, 0x11, "crtm", 4);		/* EV_S_CRTM_VERSION */
 	sha1_event(&l, 0xffffffffu, ATT_EV_NO_ACTION, 0, "x", 1);
 	sha1_event(&l, 4, 4, 0x22, "", 0);
 	sha1_event(&l, 4, 4, 0x33, "abc", 3);
-	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
+	replayed(&ev, &l);
 	assert_true(ev.sha1_log);
 	assert_int_equal(ev.nbanks, 1);
 	assert_int_equal(ev.bank[0], IMA_BANK_SHA1);
 	assert_int_equal(ev.events, 4);
 	assert_int_equal(ev.touched, 1u << 0 | 1u << 4);
 	/* PCR 0: H(0^20 || 11^20); PCR 4: H(H(0^20 || 22^20) || 33^20) */
-	memset(in, 0, 20);
-	memset(in + 20, 0x11, 20);
-	EVP_Digest(in, 40, want, &n, EVP_sha1(), NULL);
+	memset(want, 0, 20);
+	extend(want, 0x11, EVP_sha1());
 	assert_memory_equal(ev.pcr[0][0], want, 20);
-	memset(in, 0, 20);
-	memset(in + 20, 0x22, 20);
-	EVP_Digest(in, 40, in, &n, EVP_sha1(), NULL);
-	memset(in + 20, 0x33, 20);
-	EVP_Digest(in, 40, want, &n, EVP_sha1(), NULL);
+	memset(want, 0, 20);
+	extend(want, 0x22, EVP_sha1());
+	extend(want, 0x33, EVP_sha1());
 	assert_memory_equal(ev.pcr[0][4], want, 20);
 	/* a quote of the sha256 bank too: not explained, and said why */
 	att_evlog_values(&ev, &q);
@@ -279,17 +291,26 @@ static void test_sha1_format(void **state)
 	expect_refused(&l, "empty log");
 }
 
+/*
+ * ev: a log of one event (type 4) extending PCR 2, its sha1 digest bytes
+ * 07 and its sha256 one bytes fill256, replayed
+ */
+static void pcr2_log(struct att_evlog *ev, unsigned char fill256)
+{
+	struct buf l = { .n = 0 };
+
+	spec(&l);
+	record(&l, 2, 4, 7, fill256, "", 0);
+	replayed(ev, &l);
+}
+
 static void test_compare(void **state)
 {
 	struct ima_pcr_values q;
 	struct att_reasons rs = { 0 };
 	struct att_evlog ev;
-	struct buf l = { .n = 0 };
-	char err[200];
 
-	spec(&l);
-	event(&l, 2, 4, 7, "", 0);
-	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
+	pcr2_log(&ev, 7);
 	att_evlog_values(&ev, &q);
 	q.have[IMA_BANK_SHA1] = q.have[IMA_BANK_SHA256] = 0x3ff;
 	assert_int_equal(att_evlog_compare(&ev, &q, 0x3ff, &rs), 0);
@@ -327,27 +348,10 @@ static void test_compare_unquoted_bank(void **state)
 	struct ima_pcr_values q;
 	struct att_reasons rs = { 0 };
 	struct att_evlog ev;
-	unsigned char in[40];
-	unsigned int n;
-	struct buf l = { .n = 0 };
-	char err[200];
 
-	spec(&l);
-	put32(&l, 2);
-	put32(&l, 4);
-	put32(&l, 2);
-	put16(&l, ATT_ALG_SHA1);
-	memset(in, 7, 20);
-	put(&l, in, 20);
-	put16(&l, ATT_ALG_SHA256);
-	memset(in, 0x5a, 32);
-	put(&l, in, 32);
-	put32(&l, 0);
-	assert_int_equal(att_evlog_replay(&ev, l.d, l.n, err, sizeof(err)), 0);
+	pcr2_log(&ev, 0x5a);
 	memset(&q, 0, sizeof(q));
-	memset(in, 0, 20);
-	memset(in + 20, 7, 20);
-	EVP_Digest(in, 40, q.val[IMA_BANK_SHA1][2], &n, EVP_sha1(), NULL);
+	extend(q.val[IMA_BANK_SHA1][2], 7, EVP_sha1());
 	/* sha1 PCRs 0-9 quoted and equal, sha256 not quoted at all */
 	q.have[IMA_BANK_SHA1] = 0x3ff;
 	if (att_evlog_compare(&ev, &q, 0x3ff, &rs) == 0)

@@ -249,6 +249,18 @@ static void expect_refused(const struct list *l, const char *text)
 	att_reasons_free(&r.rs);
 }
 
+/*
+ * A first round over l's entries 0-2 (boot, a file, kexec_execute), the
+ * quote ending there: refused, the state keeps no boot
+ */
+static void ends_at_kexec(struct att_poll_state *st, struct att_poll_round *r,
+			  const struct list *l)
+{
+	assert_int_not_equal(round_over(st, r, l, 0, 3, 3), 0);
+	assert_true(has_reason(&r->rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
+	assert_false(st->have_boot);
+}
+
 /* control: boot, a file, kexec_execute, the next kernel's boot_aggregate */
 static void test_kexec_handover_genuine(void **state)
 {
@@ -293,9 +305,7 @@ static void test_kexec_into_unmeasured_kernel(void **state)
 	assert_memory_equal(&st, &saved, sizeof(st));
 	/* the same in one round from a new state */
 	memset(&st, 0, sizeof(st));
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "ends at kexec_execute (entry 2)"));
-	assert_false(st.have_boot);
+	ends_at_kexec(&st, &r, &l);
 	att_reasons_free(&r.rs);
 }
 
@@ -465,9 +475,7 @@ static void test_kexec_execute_renamed(void **state)
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
 	add_exec_as(&l, "ima-sig", 0);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
-	assert_false(st.have_boot);
+	ends_at_kexec(&st, &r, &l);
 	/* the control: the next kernel's boot_aggregate after it passes */
 	add_boot(&l, false);
 	if (round_over(&st, &r, &l, 0, 4, 4))
@@ -520,9 +528,7 @@ static void test_kexec_execute_custom_fields(void **state)
 	add_boot(&l, false);
 	add_file(&l, "/usr/bin/true");
 	add_exec_as(&l, "d-ng|n-ng|xattrvalues|iuid", 1);
-	assert_int_not_equal(round_over(&st, &r, &l, 0, 3, 3), 0);
-	assert_true(has_reason(&r.rs, "the quoted PCR 10 ends at kexec_execute (entry 2)"));
-	assert_false(st.have_boot);
+	ends_at_kexec(&st, &r, &l);
 	att_reasons_free(&r.rs);
 }
 

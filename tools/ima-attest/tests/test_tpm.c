@@ -260,9 +260,35 @@ static void test_parse_hostile(void **state)
 	free(c);
 }
 
+/* got's first bytes are hex's */
+static void expect_hex(const unsigned char *got, const char *hex)
+{
+	unsigned char want[128];
+	size_t n = unhex(hex, want, sizeof(want));
+
+	assert_int_equal(n, strlen(hex) / 2);
+	assert_memory_equal(got, want, n);
+}
+
+/* what KDFa and KDFe share: their arguments and what they do not do */
+typedef int kdf_fn(uint16_t hash, const uint8_t *secret, size_t secret_len,
+		   const char *label, const uint8_t *u, size_t u_len,
+		   const uint8_t *v, size_t v_len, uint8_t *out, size_t bits);
+
+/* sizes and algorithms it does not do: sha1, a size in bits not bytes */
+static void kdf_refusals(kdf_fn *kdf, const unsigned char *secret)
+{
+	unsigned char out[65];
+
+	assert_int_equal(kdf(ATT_ALG_SHA1, secret, 32, "X", NULL, 0, NULL, 0,
+			     out, 128), -1);
+	assert_int_equal(kdf(ATT_ALG_SHA256, secret, 32, "X", NULL, 0, NULL, 0,
+			     out, 12), -1);
+}
+
 static void test_kdfa_vectors(void **state)
 {
-	unsigned char key[32], name[ATT_MAX_NAME], out[65], want[65];
+	unsigned char key[32], name[ATT_MAX_NAME], out[65];
 	size_t nn, i;
 
 	for (i = 0; i < 32; i++)
@@ -271,23 +297,18 @@ static void test_kdfa_vectors(void **state)
 		   name, sizeof(name));
 	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "STORAGE", name, nn,
 				  NULL, 0, out, 128), 0);
-	unhex("f74509583ce4e889c50149563468611e", want, 16);
-	assert_memory_equal(out, want, 16);
+	expect_hex(out, "f74509583ce4e889c50149563468611e");
 	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "INTEGRITY", NULL, 0,
 				  NULL, 0, out, 256), 0);
-	unhex("bacf689f634ece301e1f1b15b072d9c87db6a69585db42b1a0cb8f73ebe2692e", want, 32);
-	assert_memory_equal(out, want, 32);
+	expect_hex(out,
+		   "bacf689f634ece301e1f1b15b072d9c87db6a69585db42b1a0cb8f73ebe2692e");
 	/* more than one block, both contexts */
 	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "X",
 				  (const unsigned char *)"ab", 2,
 				  (const unsigned char *)"cd", 2, out, 520), 0);
-	unhex("ee64e72e77a8868895333ed0d7196766008927b3f65a664ce70f260cd04c82ab"
-	      "2b14b6fc28973f67740ec0d1f36335bd36535683214f2b05ab58d293e7a406b8c1",
-	      want, 65);
-	assert_memory_equal(out, want, 65);
-	/* sizes and algorithms it does not do */
-	assert_int_equal(att_kdfa(ATT_ALG_SHA1, key, 32, "X", NULL, 0, NULL, 0, out, 128), -1);
-	assert_int_equal(att_kdfa(ATT_ALG_SHA256, key, 32, "X", NULL, 0, NULL, 0, out, 12), -1);
+	expect_hex(out, "ee64e72e77a8868895333ed0d7196766008927b3f65a664ce70f260cd04c82ab"
+		   "2b14b6fc28973f67740ec0d1f36335bd36535683214f2b05ab58d293e7a406b8c1");
+	kdf_refusals(att_kdfa, key);
 }
 
 static void test_make_credential_shape(void **state)
@@ -448,7 +469,7 @@ static void test_ak_check_ecc(void **state)
 
 static void test_kdfe_vectors(void **state)
 {
-	unsigned char z[48], u[48], v[48], out[65], want[65];
+	unsigned char z[48], u[48], v[48], out[65];
 	int i;
 
 	for (i = 0; i < 48; i++) {
@@ -458,23 +479,18 @@ static void test_kdfe_vectors(void **state)
 	}
 	assert_int_equal(att_kdfe(ATT_ALG_SHA256, z, 32, "IDENTITY", u, 32, v,
 				  32, out, 256), 0);
-	unhex("9452351581b895678b209d14fd361b86cff6355d51f0a70fd7ec7b3413c5ae0f",
-	      want, 32);
-	assert_memory_equal(out, want, 32);
+	expect_hex(out,
+		   "9452351581b895678b209d14fd361b86cff6355d51f0a70fd7ec7b3413c5ae0f");
 	assert_int_equal(att_kdfe(ATT_ALG_SHA384, z, 48, "IDENTITY", u, 48, v,
 				  48, out, 384), 0);
-	unhex("bd1e7b25bacbbab3d76650536ccae46a2e5a8a41fff6ce1f7c7849c7cd49915d"
-	      "fbd75e647c34f9ef7b126b3dab18307d", want, 48);
-	assert_memory_equal(out, want, 48);
+	expect_hex(out, "bd1e7b25bacbbab3d76650536ccae46a2e5a8a41fff6ce1f7c7849c7cd49915d"
+		   "fbd75e647c34f9ef7b126b3dab18307d");
 	/* more than one block, no party info */
 	assert_int_equal(att_kdfe(ATT_ALG_SHA256, z, 32, "X", NULL, 0, NULL, 0,
 				  out, 520), 0);
-	unhex("e98735689a21a9eb94792cf8eaad0e585ef0235113487b2cdf39f3fcde1bdd10"
-	      "c6d8ce8b57f4ea97d546265349be1d42b2c91a38e8d4eea720c8109056433235fa",
-	      want, 65);
-	assert_memory_equal(out, want, 65);
-	assert_int_equal(att_kdfe(ATT_ALG_SHA1, z, 32, "X", NULL, 0, NULL, 0, out, 128), -1);
-	assert_int_equal(att_kdfe(ATT_ALG_SHA256, z, 32, "X", NULL, 0, NULL, 0, out, 12), -1);
+	expect_hex(out, "e98735689a21a9eb94792cf8eaad0e585ef0235113487b2cdf39f3fcde1bdd10"
+		   "c6d8ce8b57f4ea97d546265349be1d42b2c91a38e8d4eea720c8109056433235fa");
+	kdf_refusals(att_kdfe, z);
 }
 
 UNIT_TEST_MAIN(setup, teardown,

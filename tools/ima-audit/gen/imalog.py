@@ -286,13 +286,26 @@ def write_case(write, name, reason, data, args, exit_, fails=(), has=(),
     write(name + ".expect", ("\n".join(lines) + "\n").encode())
 
 
-class Fixtures:
-    """One red-team generator's share of a fixture directory: the files
-    whose names start with one of prefixes are its own and are removed
-    first; case() writes a runner case (tests/run-cases.py)."""
+# what the red-team boots share: the PCRs a quote covers (0-10) and the
+# policies they load, the strict one appraising every executable
+QUOTE_PCRS = list(range(11))
+STRICT_POLICY = b"appraise func=BPRM_CHECK appraise_type=imasig\n" \
+                b"measure func=FILE_CHECK mask=MAY_READ uid=0\n"
+PERMISSIVE_POLICY = b"measure func=BPRM_CHECK\n"
 
-    def __init__(self, out, prefixes):
+
+class Fixtures:
+    """One generator's share of a fixture directory: the files whose
+    names start with one of prefixes are its own and are removed first
+    (prefix "": the whole directory); case() writes a runner case
+    (tests/run-cases.py). With a seed, its boot: boot (boot_pcrs(seed))
+    and agg (that boot's sha256 boot_aggregate)."""
+
+    def __init__(self, out, prefixes, seed=None):
         self.out = out
+        if seed is not None:
+            self.boot = boot_pcrs(seed)
+            self.agg = boot_aggregate(self.boot, "sha256")
         os.makedirs(out, exist_ok=True)
         for f in os.listdir(out):
             if f.startswith(tuple(prefixes)):

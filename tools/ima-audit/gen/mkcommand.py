@@ -28,14 +28,12 @@ import imalog  # noqa: E402
 from imalog import Log, d_ng, n_ng  # noqa: E402
 
 out = sys.argv[1]
-fx = imalog.Fixtures(out, ("",))
-write = fx.write
+fx = imalog.Fixtures(out, ("",), b"command")
+write, BOOT, AGG = fx.write, fx.boot, fx.agg
 here = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(out, "..", "real")
 POLICY_FILE = os.path.join(here, "..", "..", "..", "policies", "ima-policy")
 POLICY_ARG = "../../../../policies/ima-policy"     # from tests/command
-BOOT = imalog.boot_pcrs(b"command")
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 
 
 def case(name, reason, args, exit_, fails=(), has=(), errhas=(),

@@ -19,10 +19,9 @@ import imalog  # noqa: E402
 from imalog import Log, d_ng, n_ng  # noqa: E402
 
 out = sys.argv[1]
-write = imalog.Fixtures(out, ("",)).write  # the whole directory is ours
+fx = imalog.Fixtures(out, ("",), b"deny")  # the whole directory is ours
+write, BOOT, AGG = fx.write, fx.boot, fx.agg
 
-BOOT = imalog.boot_pcrs(b"deny")
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 key, cert = imalog.make_key("rsa", "deny test IMA key")
 imalog.write_cert(cert, os.path.join(out, "ima.der"))
 

@@ -28,10 +28,8 @@ from cryptography.hazmat.primitives.serialization import Encoding  # noqa
 from cryptography.x509.oid import NameOID  # noqa: E402
 
 out = sys.argv[1]
-write = imalog.Fixtures(out, ("",)).write  # the whole directory is ours
-
-BOOT = imalog.boot_pcrs(b"listkeys")
-AGG = imalog.boot_aggregate(BOOT, "sha256")
+fx = imalog.Fixtures(out, ("",), b"listkeys")  # the whole directory is ours
+write, BOOT, AGG = fx.write, fx.boot, fx.agg
 NOW = datetime.datetime(2024, 1, 1)
 
 

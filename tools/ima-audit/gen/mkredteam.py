@@ -29,27 +29,14 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 import tpmquote as tq  # noqa: E402
-from imalog import Log, d_ng, n_ng  # noqa: E402
+from imalog import (QUOTE_PCRS as SEL, PERMISSIVE_POLICY as PERMISSIVE,  # noqa: E402
+                    STRICT_POLICY as STRICT, Log, d_ng, n_ng)
 
 out, keydir = sys.argv[1], sys.argv[2]
-os.makedirs(out, exist_ok=True)
 os.makedirs(keydir, exist_ok=True)
-for f in os.listdir(out):
-    os.unlink(os.path.join(out, f))
-
-BOOT = imalog.boot_pcrs(b"redteam")
+fx = imalog.Fixtures(out, ("",), b"redteam")  # emptied: the topics follow
+write, BOOT = fx.write, fx.boot
 NONCE = bytes(range(1, 21))
-SEL = list(range(11))
-STRICT = b"appraise func=BPRM_CHECK appraise_type=imasig\n" \
-         b"measure func=FILE_CHECK mask=MAY_READ uid=0\n"
-PERMISSIVE = b"measure func=BPRM_CHECK\n"
-
-
-def write(name, data):
-    with open(os.path.join(out, name), "wb" if isinstance(data, bytes)
-              else "w") as f:
-        f.write(data)
-
 
 ak, _ = imalog.make_key("rsa", "redteam AK")
 ak_ec, _ = imalog.make_key("ec", "redteam EC AK")

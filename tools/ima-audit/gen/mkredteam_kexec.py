@@ -27,24 +27,20 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 import tpmquote as tq  # noqa: E402
-from imalog import Log, d_ng, n_ng  # noqa: E402
+from imalog import QUOTE_PCRS as SEL, Log, d_ng, n_ng  # noqa: E402
 
-fx = imalog.Fixtures(sys.argv[1], ("kexec-",))
-write, case = fx.write, fx.case
-
-BOOT = imalog.boot_pcrs(b"redteam kexec")
+fx = imalog.Fixtures(sys.argv[1], ("kexec-",), b"redteam kexec")
+write, case, BOOT, AGG = fx.write, fx.case, fx.boot, fx.agg
 NONCE = bytes(range(3, 23))
-SEL = list(range(11))
-STRICT = b"appraise func=BPRM_CHECK appraise_type=imasig\n" \
-         b"measure func=FILE_CHECK mask=MAY_READ uid=0\n" \
-         b"measure func=CRITICAL_DATA label=ima_policy_loaded\n"
+# the strict policy, its loads measured (the kernels' policies tell apart)
+STRICT = imalog.STRICT_POLICY + \
+    b"measure func=CRITICAL_DATA label=ima_policy_loaded\n"
 KEXEC_HDR = 24		# struct ima_kexec_hdr
 SEGMENT = 65536
 
 ak, _ = imalog.make_key("rsa", "redteam kexec AK")
 write("kexec-ak.pem", tq.public_pem(ak))
 write("kexec-strict.policy", STRICT)
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 
 
 def fd(i):
@@ -128,16 +124,24 @@ case("kexec-custom-names-control",
 # --- the kernel boundary hidden by renaming (template names are hashed
 # by nothing): kexec_execute as d-ng|xattrnames|buf, the second kernel's
 # boot_aggregate as d-ng|xattrnames; the list then reads as one kernel
-log = two_kernels(False)
-data = relabel(relabel(log.bytes(), 4, "d-ng|xattrnames|buf"), 5,
-               "d-ng|xattrnames")
-case("kexec-hidden-boundary",
-     "the kexec_execute record (entry 4) and the next kernel's "
-     "boot_aggregate (entry 5) renamed to templates without a name field, "
-     "so that the first kernel's policy would be the last kernel's: both "
-     "renamed records fail", data,
-     quote("kexec-hidden-boundary", state(log)) + chk, 1,
-     [(4, "kexec-handover"), (5, "kexec-handover")])
+
+
+def hidden_boundary(name, reason, log, exec_as, agg_as, values):
+    """A case of log with its kexec_execute record (entry 4) renamed
+    exec_as and the next kernel's boot_aggregate (entry 5) agg_as: both
+    renamed records fail. values(name, log): the PCR arguments."""
+    data = relabel(relabel(log.bytes(), 4, exec_as), 5, agg_as)
+    case(name, reason, data, values(name, log) + chk, 1,
+         [(4, "kexec-handover"), (5, "kexec-handover")])
+
+
+hidden_boundary(
+    "kexec-hidden-boundary",
+    "the kexec_execute record (entry 4) and the next kernel's "
+    "boot_aggregate (entry 5) renamed to templates without a name field, "
+    "so that the first kernel's policy would be the last kernel's: both "
+    "renamed records fail", two_kernels(False), "d-ng|xattrnames|buf",
+    "d-ng|xattrnames", lambda name, log: quote(name, state(log)))
 
 # --- the same boundary in the kernel's other fields: boot_aggregate with
 # the legacy d digest (ima_template_fmt=d|n-ng), the ima_kexec records
@@ -172,16 +176,13 @@ def pcrs(name, log):
     return ["--pcrs", name + ".pcrs"]
 
 
-log = custom_kernels(False)
-data = relabel(relabel(log.bytes(), 4, "d-ng|n-ng|xattrvalues|iuid"), 5,
-               "d|xattrnames")
-case("kexec-hidden-custom-boundary",
-     "kexec_execute (entry 4, %s) renamed 'd-ng|n-ng|xattrvalues|iuid' "
-     "and the next kernel's boot_aggregate (entry 5, d|n-ng) renamed "
-     "'d|xattrnames', so that the first kernel's policy would be the last "
-     "kernel's: both renamed records fail" % CUSTOM, data,
-     pcrs("kexec-hidden-custom-boundary", log) + chk, 1,
-     [(4, "kexec-handover"), (5, "kexec-handover")])
+hidden_boundary(
+    "kexec-hidden-custom-boundary",
+    "kexec_execute (entry 4, %s) renamed 'd-ng|n-ng|xattrvalues|iuid' "
+    "and the next kernel's boot_aggregate (entry 5, d|n-ng) renamed "
+    "'d|xattrnames', so that the first kernel's policy would be the last "
+    "kernel's: both renamed records fail" % CUSTOM, custom_kernels(False),
+    "d-ng|n-ng|xattrvalues|iuid", "d|xattrnames", pcrs)
 log = custom_kernels(True)
 case("kexec-custom-boundary-control",
      "control: the same kernels under their own names, the second one "
@@ -196,7 +197,7 @@ case("kexec-custom-boundary-control",
 # swapped with a violation on PCR 12 of the second kernel, read as the
 # second (last) kernel's. The quotes here select PCRs 0-12.
 SEL12 = list(range(13))
-PERMISSIVE = b"measure func=BPRM_CHECK\n"
+PERMISSIVE = imalog.PERMISSIVE_POLICY
 write("kexec-permissive.policy", PERMISSIVE)
 
 

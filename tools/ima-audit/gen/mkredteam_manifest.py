@@ -23,11 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 from imalog import Log, d_ng, n_ng  # noqa: E402
 
-fx = imalog.Fixtures(sys.argv[1], ("manifest-",))
-write, case = fx.write, fx.case
-
-BOOT = imalog.boot_pcrs(b"redteam manifest")
-AGG = imalog.boot_aggregate(BOOT, "sha256")
+fx = imalog.Fixtures(sys.argv[1], ("manifest-",), b"redteam manifest")
+write, case, BOOT, AGG = fx.write, fx.case, fx.boot, fx.agg
 
 
 def listed(name, reason, files, manifest, exit_, fails=(), errhas=()):

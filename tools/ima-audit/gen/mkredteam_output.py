@@ -25,11 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 from imalog import Log, d_ng, n_ng  # noqa: E402
 
-fx = imalog.Fixtures(sys.argv[1], ("output-",))
-write, case = fx.write, fx.case
-
-BOOT = imalog.boot_pcrs(b"redteam output")
-AGG = imalog.boot_aggregate(BOOT, "sha256")
+fx = imalog.Fixtures(sys.argv[1], ("output-",), b"redteam output")
+write, case, BOOT, AGG = fx.write, fx.case, fx.boot, fx.agg
 FAKE = "result:         PASS (0 failures)"
 
 

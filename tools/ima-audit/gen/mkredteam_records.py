@@ -26,25 +26,19 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 import tpmquote as tq  # noqa: E402
-from imalog import Log, d_ng, n_ng  # noqa: E402
+from imalog import (QUOTE_PCRS as SEL, PERMISSIVE_POLICY as PERMISSIVE,  # noqa: E402
+                    STRICT_POLICY as STRICT, Log, d_ng, n_ng)
 
 fx = imalog.Fixtures(sys.argv[1], ("records-", "violation-", "renaming-",
-                                   "boot-empty-", "boot-zero-"))
-write, case = fx.write, fx.case
-
-BOOT = imalog.boot_pcrs(b"redteam records")
+                                   "boot-empty-", "boot-zero-"),
+                     b"redteam records")
+write, case, BOOT, AGG = fx.write, fx.case, fx.boot, fx.agg
 NONCE = bytes(range(1, 21))
-SEL = list(range(11))
-STRICT = b"appraise func=BPRM_CHECK appraise_type=imasig\n" \
-         b"measure func=FILE_CHECK mask=MAY_READ uid=0\n"
-PERMISSIVE = b"measure func=BPRM_CHECK\n"
-
 
 ak, _ = imalog.make_key("rsa", "redteam records AK")
 write("records-ak.pem", tq.public_pem(ak))
 write("records-strict.policy", STRICT)
 write("records-permissive.policy", PERMISSIVE)
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 # a manifest that lists every genuine file below
 write("records-manifest", b"".join(b"%s  /usr/bin/f%d\n" % (
     hashlib.sha256(b"records file %d" % i).digest().hex().encode(), i)

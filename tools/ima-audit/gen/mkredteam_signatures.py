@@ -18,20 +18,16 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imalog  # noqa: E402
 import tpmquote as tq  # noqa: E402
-from imalog import Log, d_ng, n_ng  # noqa: E402
+from imalog import QUOTE_PCRS as SEL, Log, d_ng, n_ng  # noqa: E402
 
-fx = imalog.Fixtures(sys.argv[1], ("signatures-",))
-write, case = fx.write, fx.case
-
-BOOT = imalog.boot_pcrs(b"redteam signatures")
+fx = imalog.Fixtures(sys.argv[1], ("signatures-",), b"redteam signatures")
+write, case, BOOT, AGG = fx.write, fx.case, fx.boot, fx.agg
 NONCE = bytes(range(3, 23))
-SEL = list(range(11))
 
 ak, _ = imalog.make_key("rsa", "redteam signatures AK")
 write("signatures-ak.pem", tq.public_pem(ak))
 ima_key, ima_cert = imalog.make_key("rsa", "redteam signatures IMA key")
 imalog.write_cert(ima_cert, os.path.join(fx.out, "signatures-ima.der"))
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 
 
 def fd(i):

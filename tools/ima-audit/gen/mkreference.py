@@ -28,11 +28,9 @@ import imalog  # noqa: E402
 from imalog import Log, d_ng, n_ng  # noqa: E402
 
 out = sys.argv[1]
-fx = imalog.Fixtures(out, ("",))
-write = fx.write
+fx = imalog.Fixtures(out, ("",), b"reference")
+write, BOOT, AGG = fx.write, fx.boot, fx.agg
 
-BOOT = imalog.boot_pcrs(b"reference")
-AGG = imalog.boot_aggregate(BOOT, "sha256")
 key, cert = imalog.make_key("rsa", "reference test IMA key")
 other, other_cert = imalog.make_key("ec", "a key the policy does not name")
 imalog.write_cert(cert, os.path.join(out, "ima.der"))

@@ -78,12 +78,14 @@ bool ima_keylime_ignores_keyring(const struct ima_keylime *kl,
 /*
  * A digests object of a policy ({NAME: [HEX, ...], ...}, field names it
  * in messages): each digest by Keylime's rule, through fn (name: the
- * member). 0, or -1 with err (fn's own, or why the object is refused).
+ * member, line: the digest's). 0, or -1 with err: why the object is
+ * refused, or what fn refused (fn says what in why, -1; err says where).
  */
 typedef int (*ima_keylime_digest_fn)(void *ctx, const struct ima_json *name,
 				     const struct ima_hash_algo *alg,
 				     const uint8_t *digest,
-				     unsigned long line);
+				     unsigned long line, char *why,
+				     size_t whylen);
 int ima_keylime_digests(const struct ima_json *obj, const char *field,
 			ima_keylime_digest_fn fn, void *ctx, const char *what,
 			char *err, size_t errlen);

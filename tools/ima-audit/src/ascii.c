@@ -358,6 +358,18 @@ static int fail(struct ima_ascii *a, int kind, uint64_t offset,
 	return kind;
 }
 
+/* *buf (a->in or a->out) reallocated to cap bytes; -2 when out of memory */
+static int grow(struct ima_ascii *a, uint8_t **buf, size_t *cap, size_t size)
+{
+	uint8_t *n = realloc(*buf, size);
+
+	if (!n)
+		return fail(a, -2, a->bytes, "out of memory (%zu bytes)", size);
+	*buf = n;
+	*cap = size;
+	return 0;
+}
+
 /* Read more input; 1 if some came, 0 at its end, -2 on error. */
 static int fill(struct ima_ascii *a)
 {
@@ -370,16 +382,9 @@ static int fill(struct ima_ascii *a)
 		a->in_end -= a->in_start;
 		a->in_start = 0;
 	}
-	if (a->in_cap - a->in_end < IN_CHUNK) {
-		size_t ncap = 2 * a->in_cap;
-		uint8_t *ni = realloc(a->in, ncap);
-
-		if (!ni)
-			return fail(a, -2, a->bytes, "out of memory (%zu bytes)",
-				    ncap);
-		a->in = ni;
-		a->in_cap = ncap;
-	}
+	if (a->in_cap - a->in_end < IN_CHUNK &&
+	    grow(a, &a->in, &a->in_cap, 2 * a->in_cap))
+		return -2;
 	for (;;) {
 		got = read(a->fd, a->in + a->in_end, a->in_cap - a->in_end);
 		if (got >= 0 || errno != EINTR)
@@ -428,15 +433,8 @@ static int next_line(struct ima_ascii *a)
 			    "line %llu is longer than %zu bytes (the hex of --max-entry)",
 			    (unsigned long long)a->line + 1, a->max_line);
 	need = ima_ascii_record_max(len);
-	if (a->out_cap < need) {
-		uint8_t *no = realloc(a->out, need);
-
-		if (!no)
-			return fail(a, -2, a->bytes, "out of memory (%zu bytes)",
-				    need);
-		a->out = no;
-		a->out_cap = need;
-	}
+	if (a->out_cap < need && grow(a, &a->out, &a->out_cap, need))
+		return -2;
 	rec = ima_ascii_line((const char *)a->in + a->in_start, len, a->order,
 			     &a->digest_len, a->max_entry, a->out, a->out_cap,
 			     a->err, sizeof(a->err));

@@ -101,22 +101,15 @@ static int parse_lines(struct ima_denylist *d, const char *text, size_t len,
 	return rc;
 }
 
-struct json_ctx {
-	struct ima_denylist *d;
-	const char *what;
-	char *err;
-	size_t errlen;
-};
-
-static int json_digest(void *arg, const struct ima_json *name,
+static int json_digest(void *d, const struct ima_json *name,
 		       const struct ima_hash_algo *alg, const uint8_t *digest,
-		       unsigned long line)
+		       unsigned long line, char *why, size_t whylen)
 {
-	struct json_ctx *c = arg;
-
 	(void)name;
-	if (add(c->d, alg, digest, line))
-		return ima_line_error(c->err, c->errlen, c->what, line, "out of memory");
+	if (add(d, alg, digest, line)) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -128,7 +121,6 @@ static int json_digest(void *arg, const struct ima_json *name,
 static int parse_json(struct ima_denylist *d, const char *text, size_t len,
 		      const char *what, char *err, size_t errlen)
 {
-	struct json_ctx c = { d, what, err, errlen };
 	struct ima_json_doc doc;
 	const struct ima_json *digests;
 	int rc;
@@ -140,7 +132,7 @@ static int parse_json(struct ima_denylist *d, const char *text, size_t len,
 		rc = ima_line_error(err, errlen, what, doc.root->line,
 			  "no \"digests\" object (a Keylime runtime policy's)");
 	else
-		rc = ima_keylime_digests(digests, "digests", json_digest, &c,
+		rc = ima_keylime_digests(digests, "digests", json_digest, d,
 					 what, err, errlen);
 	ima_json_free(&doc);
 	return rc;

@@ -258,6 +258,20 @@ static int emit_set(struct tr *t, const struct set *s)
 	return emit_c(t, ']');
 }
 
+/*
+ * One member of a character class, or one end of a range: a character
+ * (*c) or an escape (*c, or -1 and the set in *s).
+ */
+static int class_member(struct tr *t, int *c, struct set *s)
+{
+	if (*t->p == '\\')
+		return escape(t, true, c, s);
+	*c = (unsigned char)*t->p++;
+	if (!printable(*c))
+		return tfail(t, "a byte outside printable ASCII in the pattern");
+	return 0;
+}
+
 /* A character class after '[' (Python's rules), as a bracket. */
 static int char_class(struct tr *t)
 {
@@ -280,24 +294,12 @@ static int char_class(struct tr *t)
 			break;
 		}
 		first = false;
-		if (*t->p == '\\') {
-			if (escape(t, true, &lo, &ls))
-				return -1;
-		} else {
-			lo = (unsigned char)*t->p++;
-			if (!printable(lo))
-				return tfail(t, "a byte outside printable ASCII in the pattern");
-		}
+		if (class_member(t, &lo, &ls))
+			return -1;
 		if (t->p + 1 < t->end && *t->p == '-' && t->p[1] != ']') {
 			t->p++;
-			if (*t->p == '\\') {
-				if (escape(t, true, &hi, &hs))
-					return -1;
-			} else {
-				hi = (unsigned char)*t->p++;
-				if (!printable(hi))
-					return tfail(t, "a byte outside printable ASCII in the pattern");
-			}
+			if (class_member(t, &hi, &hs))
+				return -1;
 			if (lo < 0 || hi < 0 || hi < lo)
 				return tfail(t, "bad character range (Python refuses it)");
 			set_range(&s, lo, hi);

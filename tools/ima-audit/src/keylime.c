@@ -75,10 +75,15 @@ int ima_keylime_digests(const struct ima_json *obj, const char *field,
 			return ima_line_error(err, errlen, what, name->line,
 				    "%s: a path's digests are not a JSON array",
 				    field);
-		for (v = name->child; v; v = v->next)
-			if (digest_of(v, &alg, d, field, what, err, errlen) ||
-			    fn(ctx, name, alg, d, v->line))
+		for (v = name->child; v; v = v->next) {
+			char why[128];
+
+			if (digest_of(v, &alg, d, field, what, err, errlen))
 				return -1;
+			if (fn(ctx, name, alg, d, v->line, why, sizeof(why)))
+				return ima_line_error(err, errlen, what, v->line,
+						      "%s", why);
+		}
 	}
 	return 0;
 }
@@ -86,25 +91,26 @@ int ima_keylime_digests(const struct ima_json *obj, const char *field,
 struct table_ctx {
 	struct ima_manifest *m;
 	bool *boot;
-	const char *what;
-	char *err;
-	size_t errlen;
 };
 
 static int table_add(void *arg, const struct ima_json *name,
 		     const struct ima_hash_algo *alg, const uint8_t *digest,
-		     unsigned long line)
+		     unsigned long line, char *why, size_t whylen)
 {
 	struct table_ctx *c = arg;
 
-	if (ima_hash_collision_prone(alg))	/* no length is md5's: never */
-		return ima_line_error(c->err, c->errlen, c->what, line,
-			    "a %s digest: collision-prone", alg->name);
+	(void)line;
+	if (ima_hash_collision_prone(alg)) {	/* no length is md5's: never */
+		snprintf(why, whylen, "a %s digest: collision-prone", alg->name);
+		return -1;
+	}
 	if (c->boot && name->key_len == 14 &&
 	    !memcmp(name->key, "boot_aggregate", 14))
 		*c->boot = true;
-	if (ima_manifest_add(c->m, name->key, name->key_len, alg, digest))
-		return ima_line_error(c->err, c->errlen, c->what, line, "out of memory");
+	if (ima_manifest_add(c->m, name->key, name->key_len, alg, digest)) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -113,7 +119,7 @@ static int read_table(const struct ima_json *root, const char *field,
 		      bool *boot, const char *what, char *err, size_t errlen)
 {
 	const struct ima_json *obj = ima_json_member(root, field);
-	struct table_ctx c = { m, boot, what, err, errlen };
+	struct table_ctx c = { m, boot };
 
 	if (!obj) {
 		if (required)

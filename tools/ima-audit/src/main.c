@@ -195,6 +195,29 @@ static int parse_u64(const char *s, unsigned long long max,
 	       -1 : 0;
 }
 
+/* the option words, each at its value's index */
+static const char *const byte_orders[] = {
+	[IMA_BO_AUTO] = "auto", [IMA_BO_LITTLE] = "little",
+	[IMA_BO_BIG] = "big",
+};
+static const char *const formats[] = {
+	[IMA_FMT_AUTO] = "auto", [IMA_FMT_BINARY] = "binary",
+	[IMA_FMT_ASCII] = "ascii",
+};
+
+/* the index of s in words (an option's values), or -1 */
+#define parse_word(s, words) \
+	word_index((s), (words), sizeof(words) / sizeof((words)[0]))
+static int word_index(const char *s, const char *const *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (words[i] && !strcmp(s, words[i]))
+			return (int)i;
+	return -1;
+}
+
 /* a quote's file or the expected policy, whole: NULL with errno */
 static uint8_t *read_small_file(const char *path, size_t *len)
 {
@@ -546,9 +569,31 @@ static int bad_option(struct cmdline *cl, int c, const char *arg)
 static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 {
 	struct ima_audit_opts *opts = &cl->opts;
+	/* the options that only set a flag or only keep their argument */
+	const struct {
+		int opt;
+		bool *flag;
+		const char **arg;
+	} plain[] = {
+		{ OPT_ALLOW_UNVERIFIED_BOOT, &opts->allow_unverified_boot, NULL },
+		{ OPT_ALLOW_SHA1, &opts->allow_sha1, NULL },
+		{ OPT_ALLOW_UNCOVERED, &opts->allow_uncovered, NULL },
+		{ OPT_REQ_SIGS, &opts->require_signatures, NULL },
+		{ OPT_REQ_COVER, &opts->require_coverage, NULL },
+		{ 'v', &opts->verbose, NULL },
+		{ OPT_SHOW_POLICY, &cl->show_policy, NULL },
+		{ OPT_JSON, &cl->json, NULL },
+		{ OPT_HTML, NULL, &cl->html },
+		{ OPT_WRITE_KEYLIME, NULL, &opts->keylime_out_name },
+		{ OPT_QUOTE, NULL, &cl->qa.msg },
+		{ OPT_QUOTE_SIG, NULL, &cl->qa.sig },
+		{ OPT_AK_PUB, NULL, &cl->qa.ak },
+		{ OPT_QUOTE_PCRS, NULL, &cl->qa.pcrs },
+	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long long n;
-	int c;
+	size_t i;
+	int c, w;
 
 	cl->log = DEFAULT_LOG;
 	opts->pcr_mask = 1u << 10;
@@ -560,6 +605,16 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":hv", options, NULL)) != -1) {
 		struct input *in = &cl->inputs[cl->ninputs];
 
+		for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+			if (plain[i].opt == c)
+				break;
+		if (i < sizeof(plain) / sizeof(plain[0])) {
+			if (plain[i].flag)
+				*plain[i].flag = true;
+			else
+				*plain[i].arg = optarg;
+			continue;
+		}
 		switch (c) {
 		case OPT_PCR:
 			if (parse_u64(optarg, IMA_NR_PCRS - 1, &n))
@@ -588,36 +643,17 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 				return say(cl, IMA_EXIT_USAGE, "bad --ignore-pcr '%s': N or N-M, 0-23",
 						   optarg);
 			break;
-		case OPT_ALLOW_UNVERIFIED_BOOT:
-			opts->allow_unverified_boot = true;
-			break;
-		case OPT_ALLOW_SHA1:
-			opts->allow_sha1 = true;
-			break;
-		case OPT_REQ_SIGS:
-			opts->require_signatures = true;
-			break;
-		case OPT_REQ_COVER:
-			opts->require_coverage = true;
-			break;
 		case OPT_JOBS:
 			if (parse_u64(optarg, 256, &n))
 				return say(cl, IMA_EXIT_USAGE, "bad --jobs '%s'", optarg);
 			opts->jobs = n > 1 ? (int)n : 0;
 			break;
-		case OPT_SHOW_POLICY:
-			cl->show_policy = true;
-			break;
 		case OPT_BYTE_ORDER:
-			if (!strcmp(optarg, "auto"))
-				opts->reader.order = IMA_BO_AUTO;
-			else if (!strcmp(optarg, "little"))
-				opts->reader.order = IMA_BO_LITTLE;
-			else if (!strcmp(optarg, "big"))
-				opts->reader.order = IMA_BO_BIG;
-			else
+			w = parse_word(optarg, byte_orders);
+			if (w < 0)
 				return say(cl, IMA_EXIT_USAGE, "bad --byte-order '%s'",
 						   optarg);
+			opts->reader.order = (enum ima_byte_order)w;
 			break;
 		case OPT_MAX_SIZE:
 			if (parse_u64(optarg, UINT64_MAX, &n) || !n)
@@ -630,19 +666,12 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 						   optarg);
 			opts->reader.max_entry = (uint32_t)n;
 			break;
-		case OPT_JSON:
-			cl->json = true;
-			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "auto"))
-				opts->reader.format = IMA_FMT_AUTO;
-			else if (!strcmp(optarg, "binary"))
-				opts->reader.format = IMA_FMT_BINARY;
-			else if (!strcmp(optarg, "ascii"))
-				opts->reader.format = IMA_FMT_ASCII;
-			else
+			w = parse_word(optarg, formats);
+			if (w < 0)
 				return say(cl, IMA_EXIT_USAGE, "bad --format '%s': auto, binary or ascii",
 						   optarg);
+			opts->reader.format = (enum ima_list_format)w;
 			break;
 		case OPT_LIST_BANK:
 			n = (unsigned long long)ima_bank_by_name(optarg,
@@ -652,35 +681,11 @@ static int parse_cmdline(struct cmdline *cl, int argc, char **argv)
 						   optarg);
 			opts->reader.digest_alg = ima_bank_algo((int)n);
 			break;
-		case OPT_HTML:
-			cl->html = optarg;
-			break;
-		case OPT_WRITE_KEYLIME:
-			cl->opts.keylime_out_name = optarg;
-			break;
-		case OPT_QUOTE:
-			cl->qa.msg = optarg;
-			break;
-		case OPT_QUOTE_SIG:
-			cl->qa.sig = optarg;
-			break;
-		case OPT_AK_PUB:
-			cl->qa.ak = optarg;
-			break;
-		case OPT_QUOTE_PCRS:
-			cl->qa.pcrs = optarg;
-			break;
 		case OPT_NONCE:
 			if (parse_nonce(optarg, &cl->qa))
 				return say(cl, IMA_EXIT_USAGE, "bad --nonce '%s': 1-66 bytes in hex",
 						   optarg);
 			cl->nonce_given = true;
-			break;
-		case OPT_ALLOW_UNCOVERED:
-			opts->allow_uncovered = true;
-			break;
-		case 'v':
-			opts->verbose = true;
 			break;
 		case OPT_VERSION:
 			printf(cl->json ?

@@ -147,11 +147,18 @@ void ima_json_escape(FILE *out, const char *s, size_t len)
 	}
 }
 
-static void json_str(FILE *out, const char *s, size_t len)
+/* a C string as a JSON string, escaped */
+static void json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
-	ima_json_escape(out, s, len);
+	ima_json_escape(out, s, strlen(s));
 	fputc('"', out);
+}
+
+/* a C string on a line of text, escaped */
+static void text_str(FILE *out, const char *s)
+{
+	ima_text_escape(out, s, strlen(s));
 }
 
 /* Lower-case hex, in one write per 64 bytes (not a printf per byte). */
@@ -361,7 +368,7 @@ static void text_list_keys(const struct ima_audit *a, FILE *out)
 	if (!lk)
 		return;
 	fprintf(out, "list keys:      %zu .ima key(s) chained to ", lk->n);
-	ima_text_escape(out, lk->ca_file, strlen(lk->ca_file));
+	text_str(out, lk->ca_file);
 	fprintf(out, ", %zu refused\n", lk->refused);
 	for (i = 0; i < lk->n; i++)
 		fprintf(out, "  entry %" PRIu64 ": key id %08x %s: %" PRIu64 " signature(s) verified\n",
@@ -380,13 +387,12 @@ static void json_list_keys(const struct ima_audit *a, FILE *out)
 		return;
 	}
 	fputs("{\"ca\":", out);
-	json_str(out, lk->ca_file, strlen(lk->ca_file));
+	json_str(out, lk->ca_file);
 	fprintf(out, ",\"refused\":%zu,\"accepted\":[", lk->refused);
 	for (i = 0; i < lk->n; i++) {
 		fprintf(out, "%s{\"entry\":%" PRIu64 ",\"keyid\":\"%08x\",\"subject\":",
 			i ? "," : "", lk->keys[i].index, lk->keys[i].keyid);
-		json_str(out, lk->keys[i].subject,
-			 strlen(lk->keys[i].subject));
+		json_str(out, lk->keys[i].subject);
 		fprintf(out, ",\"verified\":%" PRIu64 "}",
 			lk->keys[i].verified);
 	}
@@ -401,7 +407,7 @@ static void text_keylime(const struct ima_audit *a, FILE *out)
 	if (!kl)
 		return;
 	fputs("keylime policy: ", out);
-	ima_text_escape(out, kl->file, strlen(kl->file));
+	text_str(out, kl->file);
 	fprintf(out, " (version %lld): %zu keyring(s), %zu ima-buf name(s), %zu exclude(s), %zu verification key(s); buffers %" PRIu64 " checked, %" PRIu64 " match, %" PRIu64 " keys on ignored keyrings",
 		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
 		kl->keys.n, a->kl_buf_checked, a->kl_buf_match,
@@ -418,8 +424,7 @@ static void text_keylime_out(const struct ima_audit *a, FILE *out)
 	if (!a->opts->keylime_out)
 		return;
 	fputs("policy written: ", out);
-	ima_text_escape(out, a->opts->keylime_out_name,
-			strlen(a->opts->keylime_out_name));
+	text_str(out, a->opts->keylime_out_name);
 	fprintf(out, ": %" PRIu64 " proven entries; left out %" PRIu64 " not proven, %" PRIu64 " named in bytes a JSON string cannot hold (not UTF-8)\n",
 		a->kl_written, a->kl_unproven, a->kl_unwritable);
 }
@@ -432,8 +437,7 @@ static void json_keylime_out(const struct ima_audit *a, FILE *out)
 		return;
 	}
 	fputs("{\"file\":", out);
-	json_str(out, a->opts->keylime_out_name,
-		 strlen(a->opts->keylime_out_name));
+	json_str(out, a->opts->keylime_out_name);
 	fprintf(out, ",\"written\":%" PRIu64 ",\"unproven\":%" PRIu64 ",\"not_utf8\":%" PRIu64 "},",
 		a->kl_written, a->kl_unproven, a->kl_unwritable);
 }
@@ -465,9 +469,9 @@ static void json_excluded(const struct ima_audit *a, FILE *out)
 		const char *src = ima_excludes_source(x, i);
 
 		fputs(i ? ",{\"pattern\":" : "{\"pattern\":", out);
-		json_str(out, p, strlen(p));
+		json_str(out, p);
 		fputs(",\"source\":", out);
-		json_str(out, src, strlen(src));
+		json_str(out, src);
 		fprintf(out, ",\"entries\":%" PRIu64 "}",
 			a->exclude_hits ? a->exclude_hits[i] : 0);
 	}
@@ -484,7 +488,7 @@ static void json_keylime(const struct ima_audit *a, FILE *out)
 		return;
 	}
 	fputs("{\"file\":", out);
-	json_str(out, kl->file, strlen(kl->file));
+	json_str(out, kl->file);
 	fprintf(out, ",\"version\":%lld,\"keyrings\":%zu,\"ima_buf\":%zu,\"excludes\":%zu,\"verification_keys\":%zu,\"log_hash_alg\":",
 		kl->version, kl->nkeyrings, kl->nbufs, kl->nexcludes,
 		kl->keys.n);
@@ -508,8 +512,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	fprintf(out, "entries:        %" PRIu64, a->entries);
 	for (i = 0; i < a->ntemplates; i++) {
 		fputs(i ? ", " : " (", out);
-		ima_text_escape(out, a->templates[i].name,
-				strlen(a->templates[i].name));
+		text_str(out, a->templates[i].name);
 		fprintf(out, " %" PRIu64, a->templates[i].count);
 	}
 	if (a->other_templates)
@@ -540,8 +543,7 @@ void ima_report_text(const struct ima_audit *a, FILE *out)
 	text_list_keys(a, out);
 	if (a->opts->deny) {
 		fputs("deny list:      ", out);
-		ima_text_escape(out, ima_deny_name(a->opts->deny),
-				strlen(ima_deny_name(a->opts->deny)));
+		text_str(out, ima_deny_name(a->opts->deny));
 		fprintf(out, ", %zu digests; %" PRIu64 " entries checked, %" PRIu64 " denied, %" PRIu64 " of an algorithm it lists none of\n",
 			ima_deny_count(a->opts->deny), a->deny_checked,
 			a->denied, a->deny_unchecked);
@@ -636,7 +638,7 @@ static void json_pcrs(const struct ima_audit *a, FILE *out)
 static void json_str_or_null(FILE *out, const char *s)
 {
 	if (s)
-		json_str(out, s, strlen(s));
+		json_str(out, s);
 	else
 		fputs("null", out);
 }
@@ -678,8 +680,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	fprintf(out, "\"entries\":%" PRIu64 ",\"templates\":{", a->entries);
 	for (t = 0; t < a->ntemplates; t++) {
 		fputs(t ? "," : "", out);
-		json_str(out, a->templates[t].name,
-			 strlen(a->templates[t].name));
+		json_str(out, a->templates[t].name);
 		fprintf(out, ":%" PRIu64, a->templates[t].count);
 	}
 	if (a->other_templates)
@@ -714,8 +715,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	fputs("\"deny\":", out);
 	if (a->opts->deny) {
 		fputs("{\"file\":", out);
-		json_str(out, ima_deny_name(a->opts->deny),
-			 strlen(ima_deny_name(a->opts->deny)));
+		json_str(out, ima_deny_name(a->opts->deny));
 		fprintf(out, ",\"digests\":%zu,\"checked\":%" PRIu64 ",\"denied\":%" PRIu64 ",\"unchecked_algorithm\":%" PRIu64 "},",
 			ima_deny_count(a->opts->deny), a->deny_checked,
 			a->denied, a->deny_unchecked);
@@ -746,7 +746,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 			a->policy_match ? "\"match\"" : "\"differs\"");
 		if (a->policy_match == 0) {
 			fputs(",\"difference\":", out);
-			json_str(out, a->policy_diff, strlen(a->policy_diff));
+			json_str(out, a->policy_diff);
 			fprintf(out, ",\"rule\":%lu,\"recorded_rule\":",
 				a->policy_rule);
 			json_str_or_null(out, a->policy_got);
@@ -800,14 +800,14 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 				f->index, f->offset);
 		fputs(",\"path\":", out);
 		if (f->path)
-			json_str(out, f->path, strlen(f->path));
+			json_str(out, f->path);
 		else
 			fputs("null", out);
 		if (f->path && f->path_len > strlen(f->path))
 			fprintf(out, ",\"path_length\":%zu", f->path_len);
 		fprintf(out, ",\"class\":\"%s\",\"reason\":",
 			ima_fail_class_name(f->cls));
-		json_str(out, f->reason, strlen(f->reason));
+		json_str(out, f->reason);
 		json_detail(out, f);
 		fputc('}', out);
 	}
@@ -822,7 +822,7 @@ void ima_report_json(const struct ima_audit *a, FILE *out)
 	if (a->malformed || a->io_error || a->oom) {
 		fprintf(out, "{\"offset\":%" PRIu64 ",\"message\":",
 			a->error_offset);
-		json_str(out, a->error, strlen(a->error));
+		json_str(out, a->error);
 		fputc('}', out);
 	} else {
 		fputs("null", out);

@@ -6,7 +6,6 @@
  * the kernel cannot have written refused with its line number.
  */
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -224,34 +223,33 @@ static void test_digest_length(void **state)
 	expect_refused(s, 0, "not sha1, sha256, sha384 or sha512");
 }
 
+/* the line of printf's format and arguments, refused with an error
+ * holding why */
+#define refused(why, ...) do {						\
+	char line_[512];						\
+									\
+	snprintf(line_, sizeof(line_), __VA_ARGS__);			\
+	expect_refused(line_, 0, (why));				\
+} while (0)
+
 static void test_refused_lines(void **state)
 {
-	char s[512], z[41];
+	char z[41];
 
 	snprintf(z, sizeof(z), "%s", hexrep(0, 20));
-	snprintf(s, sizeof(s), "10 %s ima-ng sha1:%s /a\r", z, z);
-	expect_refused(s, 0, "CRLF");
-	snprintf(s, sizeof(s), "10 %s ima-ng sha1:%s", z, z);
-	expect_refused(s, 0, "has 2 fields, the line 1");
-	snprintf(s, sizeof(s), "10 %s ima-ng sha1:%s /a b", z, z);
-	expect_refused(s, 0, "a space in a field");
-	snprintf(s, sizeof(s), "10 %s ima-nope sha1:%s /a", z, z);
-	expect_refused(s, 0, "unknown template 'ima-nope'");
-	snprintf(s, sizeof(s), "10 %s ima-sig sha1:%s /a 030", z, z);
-	expect_refused(s, 0, "field sig is not hex");
-	snprintf(s, sizeof(s), "10 %s ima-sig sha1:%s /a 03zz", z, z);
-	expect_refused(s, 0, "field sig is not hex");
-	snprintf(s, sizeof(s), "10 %s ima-ng %s /a", z, z);
-	expect_refused(s, 0, "no 'algorithm:'");
-	snprintf(s, sizeof(s), "24 %s ima-ng sha1:%s /a", z, z);
-	expect_refused(s, 0, "PCR 24 out of range");
-	snprintf(s, sizeof(s), "x10 %s ima-ng sha1:%s /a", z, z);
-	expect_refused(s, 0, "not a measurement line");
+	refused("CRLF", "10 %s ima-ng sha1:%s /a\r", z, z);
+	refused("has 2 fields, the line 1", "10 %s ima-ng sha1:%s", z, z);
+	refused("a space in a field", "10 %s ima-ng sha1:%s /a b", z, z);
+	refused("unknown template 'ima-nope'", "10 %s ima-nope sha1:%s /a", z,
+		z);
+	refused("field sig is not hex", "10 %s ima-sig sha1:%s /a 030", z, z);
+	refused("field sig is not hex", "10 %s ima-sig sha1:%s /a 03zz", z, z);
+	refused("no 'algorithm:'", "10 %s ima-ng %s /a", z, z);
+	refused("PCR 24 out of range", "24 %s ima-ng sha1:%s /a", z, z);
+	refused("not a measurement line", "x10 %s ima-ng sha1:%s /a", z, z);
 	expect_refused("", 0, "not a measurement line");
-	snprintf(s, sizeof(s), "10 %s", z);
-	expect_refused(s, 0, "no template name");
-	snprintf(s, sizeof(s), "10 %s  sha1:%s /a", z, z);
-	expect_refused(s, 0, "template name of 0 bytes");
+	refused("no template name", "10 %s", z);
+	refused("template name of 0 bytes", "10 %s  sha1:%s /a", z, z);
 }
 
 /* a NUL byte inside a name: no string the kernel printed holds one */

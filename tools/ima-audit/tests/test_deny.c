@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ima_deny.h"
+#include "refusals.h"
 #include "unit_main.h"
 
 /* 64 hex digits c (8 buffers in turn: several in one printf) */
@@ -40,6 +41,18 @@ static struct ima_denylist *parse(const char *text, char *err)
 	return d;
 }
 
+/* text read whole: a list of count digests */
+static struct ima_denylist *parsed(const char *text, size_t count)
+{
+	char err[256];
+	struct ima_denylist *d = parse(text, err);
+
+	if (!d)
+		fail_msg("%s", err);
+	assert_int_equal(ima_deny_count(d), count);
+	return d;
+}
+
 static unsigned long find(const struct ima_denylist *d, const char *alg,
 			  char c)
 {
@@ -53,7 +66,7 @@ static unsigned long find(const struct ima_denylist *d, const char *alg,
 static void test_line_forms(void **state)
 {
 	struct ima_denylist *d;
-	char text[2048], err[256];
+	char text[2048];
 
 	snprintf(text, sizeof(text),
 		 "# revoked\n"
@@ -66,10 +79,7 @@ static void test_line_forms(void **state)
 		 "%.64s\r\n",				/* CRLF */
 		 h64('a'), h64('b'), h64('c'), h64('d'), h64('d'), h64('e'),
 		 h64('f'));
-	d = parse(text, err);
-	if (!d)
-		fail_msg("%s", err);
-	assert_int_equal(ima_deny_count(d), 6);
+	d = parsed(text, 6);
 	assert_int_equal(find(d, "sha256", 'a'), 2);
 	assert_int_equal(find(d, "sha1", 'b'), 3);
 	assert_int_equal(find(d, "sha256", 'c'), 4);
@@ -83,11 +93,15 @@ static void test_line_forms(void **state)
 	ima_deny_free(d);
 }
 
+/* text refused, its error in err */
+static bool deny_refuses(const char *text, char *err)
+{
+	return !parse(text, err);
+}
+
 static void test_refused_lines(void **state)
 {
-	static const struct {
-		const char *text, *why;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "abc  /x\n", "deny:1: a digest of 3 hex digits" },
 		{ "\nsha256:abcd\n", "deny:2: sha256 digest of 4 hex digits" },
 		{ "nope:00\n", "unknown algorithm 'nope'" },
@@ -96,15 +110,8 @@ static void test_refused_lines(void **state)
 		{ "xyz\n", "expected 'HEX [PATH]'" },
 		{ "00g0\n", "expected 'HEX [PATH]'" },
 	};
-	char err[256];
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_null(parse(bad[i].text, err));
-		if (!strstr(err, bad[i].why))
-			fail_msg("'%s': '%s' lacks '%s'", bad[i].text, err,
-				 bad[i].why);
-	}
+	REFUSED_ALL(bad, deny_refuses);
 }
 
 static void test_keylime_policy(void **state)
@@ -120,10 +127,7 @@ static void test_keylime_policy(void **state)
 		 " },\n"
 		 " \"excludes\": [], \"keyrings\": {}}\n",
 		 h64('1'), h64('2'), h64('3'));
-	d = parse(text, err);
-	if (!d)
-		fail_msg("%s", err);
-	assert_int_equal(ima_deny_count(d), 3);
+	d = parsed(text, 3);
 	assert_int_equal(find(d, "sha256", '1'), 3);
 	assert_int_equal(find(d, "sha1", '2'), 4);
 	assert_int_equal(find(d, "sha256", '3'), 4);

@@ -385,6 +385,17 @@ static void view(struct buf *b, struct ima_data_view *v)
 	assert_true(ima_data_view(b->d, (uint32_t)b->n, IMA_BO_LITTLE, v));
 }
 
+/* b's data read as a buffer in field k, the record identified as ident */
+static void buffer_at(struct buf *b, int k, unsigned int ident)
+{
+	struct ima_data_view v;
+
+	view(b, &v);
+	assert_true(v.buf);
+	assert_int_equal(v.buf_field, k);
+	assert_int_equal(v.ident, ident);
+}
+
 /*
  * What a record's data can be read as, whatever its name, under any of
  * the kernel's fields in any order and number. Before, only the three
@@ -406,24 +417,15 @@ static void test_data_view_readings(void **state)
 	/* ima-buf, the control */
 	fields(&b, 3, dng, sizeof(dng), "ima_policy_loaded", (size_t)18, pol,
 	       strlen(pol));
-	view(&b, &v);
-	assert_true(v.buf);
-	assert_int_equal(v.buf_field, 2);
-	assert_int_equal(v.ident, IMA_ID_POLICY);
+	buffer_at(&b, 2, IMA_ID_POLICY);
 	/* d-ng|n-ng|buf|iuid: the kernel leaves iuid empty for a buffer */
 	fields(&b, 4, dng, sizeof(dng), "ima_policy_loaded", (size_t)18, pol,
 	       strlen(pol), "", (size_t)0);
-	view(&b, &v);
-	assert_true(v.buf);
-	assert_int_equal(v.buf_field, 2);
-	assert_int_equal(v.ident, IMA_ID_POLICY);
+	buffer_at(&b, 2, IMA_ID_POLICY);
 	/* reordered: buf|d-ng|iuid|n-ng */
 	fields(&b, 4, pol, strlen(pol), dng, sizeof(dng), "", (size_t)0,
 	       "kexec_execute", (size_t)14);
-	view(&b, &v);
-	assert_true(v.buf);
-	assert_int_equal(v.buf_field, 0);
-	assert_int_equal(v.ident, IMA_ID_KEXEC_EXECUTE);
+	buffer_at(&b, 0, IMA_ID_KEXEC_EXECUTE);
 	/* a fourth non-empty field: no buffer the kernel writes, but still
 	 * readable as the policy record (so a renamed one is seen) */
 	fields(&b, 4, dng, sizeof(dng), "ima_policy", (size_t)11, pol,

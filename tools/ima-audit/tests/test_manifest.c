@@ -39,6 +39,20 @@ static int check(struct ima_manifest *m, const char *path, const char *a,
 				  strlen(hex) / 2);
 }
 
+/* text read whole (as "m"): a manifest of npaths paths */
+static struct ima_manifest *parsed(const char *text, size_t len,
+				   size_t npaths)
+{
+	struct ima_manifest *m = ima_manifest_new();
+	char err[256];
+
+	assert_non_null(m);
+	if (ima_manifest_parse(m, text, len, "m", err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(ima_manifest_paths(m), npaths);
+	return m;
+}
+
 static void test_formats(void **state)
 {
 	static const char text[] =
@@ -49,12 +63,8 @@ static void test_formats(void **state)
 		"SHA256:" H256 " /usr/bin/with space\n"
 		"\\" H256 "  /odd\\nname\\\\x\n"	/* escaped name */
 		"\n";
-	struct ima_manifest *m = ima_manifest_new();
-	char err[256];
+	struct ima_manifest *m = parsed(text, sizeof(text) - 1, 4);
 
-	assert_int_equal(ima_manifest_parse(m, text, sizeof(text) - 1, "m",
-					    err, sizeof(err)), 0);
-	assert_int_equal(ima_manifest_paths(m), 4);
 	assert_int_equal(check(m, "/bin/sh", "sha256", H256), IMA_MF_MATCH);
 	assert_int_equal(check(m, "/bin/sh", "sha1", H1), IMA_MF_MATCH);
 	assert_int_equal(check(m, "/bin/bash", "sha256", H256), IMA_MF_MATCH);
@@ -117,13 +127,10 @@ static void test_coreutils_escapes(void **state)
 		{ H256 "  /crlf\r\n", "m:1: the path ends in a carriage return" },
 		{ "\\" H256 "  /crlf\r\n", "m:1: the path ends in a carriage return" },
 	};
-	struct ima_manifest *m = ima_manifest_new();
+	struct ima_manifest *m = parsed(text, sizeof(text) - 1, 4);
 	char err[512];
 	size_t i;
 
-	assert_int_equal(ima_manifest_parse(m, text, sizeof(text) - 1, "m",
-					    err, sizeof(err)), 0);
-	assert_int_equal(ima_manifest_paths(m), 4);
 	assert_int_equal(check(m, "/a\rb", "sha256", H256), IMA_MF_MATCH);
 	assert_int_equal(check(m, "/arb", "sha256", H256), IMA_MF_UNKNOWN_PATH);
 	assert_int_equal(check(m, "/c\\d\ne", "sha256", H256), IMA_MF_MATCH);

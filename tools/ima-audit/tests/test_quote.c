@@ -190,6 +190,34 @@ static int verify(struct tq *t, EVP_PKEY *ak, struct ima_quote_check *c)
 	return ima_quote_verify(c);
 }
 
+/* t's message refused by the parser, the error holding why */
+static void parse_refused(const struct tq *t, const char *why)
+{
+	struct ima_quote q;
+	char err[200] = "";
+
+	assert_int_equal(ima_quote_parse(&q, t->msg, t->len, err, sizeof(err)),
+			 -1);
+	if (!strstr(err, why))
+		fail_msg("error '%s' lacks '%s'", err, why);
+}
+
+/* t marshalled, signed by signer, verified with ak */
+static int signed_verified(struct tq *t, EVP_PKEY *signer, EVP_PKEY *ak,
+			   struct ima_quote_check *c)
+{
+	make(t, signer);
+	return verify(t, ak, c);
+}
+
+/* a genuine quote (init_tq's) signed by signer, verified with ak */
+static int quoted(struct tq *t, EVP_PKEY *signer, EVP_PKEY *ak,
+		  struct ima_quote_check *c)
+{
+	init_tq(t);
+	return signed_verified(t, signer, ak, c);
+}
+
 static bool has_reason(const struct ima_quote_check *c, const char *text)
 {
 	int i;
@@ -246,9 +274,7 @@ static void test_verify_rsa(void **state)
 	struct ima_quote_check c;
 	struct tq t;
 
-	init_tq(&t);
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_OK);
+	assert_int_equal(quoted(&t, rsa, rsa, &c), IMA_QUOTE_OK);
 	assert_int_equal(c.nreasons, 0);
 	assert_true(c.sig_ok && c.nonce_ok && c.pcrs_ok);
 	/* values landed per bank, in selection order */
@@ -267,9 +293,7 @@ static void test_verify_ecdsa(void **state)
 	struct ima_quote_check c;
 	struct tq t;
 
-	init_tq(&t);
-	make(&t, ec);
-	assert_int_equal(verify(&t, ec, &c), IMA_QUOTE_OK);
+	assert_int_equal(quoted(&t, ec, ec, &c), IMA_QUOTE_OK);
 	assert_true(c.sig_ok);
 }
 
@@ -297,8 +321,7 @@ static void test_wrong_nonce(void **state)
 
 	init_tq(&t);
 	t.nonce = old;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_false(c.nonce_ok);
 	assert_true(c.sig_ok);		/* a genuine quote, but stale */
 	assert_int_equal(c.nreasons, 1);
@@ -306,8 +329,7 @@ static void test_wrong_nonce(void **state)
 	/* a shorter nonce that is a prefix is no match either */
 	init_tq(&t);
 	t.nonce_len = 19;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "does not match the nonce"));
 }
 
@@ -317,15 +339,11 @@ static void test_other_key(void **state)
 	struct tq t;
 
 	/* signed by a key that is not the AK, same algorithm */
-	init_tq(&t);
-	make(&t, rsa2);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(quoted(&t, rsa2, rsa, &c), IMA_QUOTE_FAIL);
 	assert_false(c.sig_ok);
 	assert_true(has_reason(&c, "does not verify with the AK"));
 	/* an ECDSA signature presented for an RSA AK */
-	init_tq(&t);
-	make(&t, ec);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(quoted(&t, ec, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "signed by another key"));
 	/* a plain signature by another key */
 	init_tq(&t);
@@ -361,15 +379,13 @@ static void test_magic_and_type(void **state)
 	/* signed by the AK, but not a TPM-generated structure */
 	init_tq(&t);
 	t.magic = 0xff544348;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(c.sig_ok);
 	assert_true(has_reason(&c, "not TPM_GENERATED_VALUE"));
 	/* a certify structure (TPM_ST_ATTEST_CERTIFY), not a quote */
 	init_tq(&t);
 	t.type = 0x8017;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "not TPM_ST_ATTEST_QUOTE"));
 	assert_false(c.pcrs_ok);
 }
@@ -394,8 +410,7 @@ static void test_pcr_values(void **state)
 	/* the quote's digest itself altered (and re-signed) */
 	init_tq(&t);
 	t.corrupt_digest = true;
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_FAIL);
+	assert_int_equal(signed_verified(&t, rsa, rsa, &c), IMA_QUOTE_FAIL);
 	assert_true(has_reason(&c, "pcrDigest"));
 
 	/* values file of the wrong length: malformed */
@@ -408,9 +423,7 @@ static void test_pcr_values(void **state)
 	assert_non_null(strstr(c.error, "selection needs 572"));
 
 	/* values picked from known ones (--pcrs); a missing one is named */
-	init_tq(&t);
-	make(&t, rsa);
-	assert_int_equal(verify(&t, rsa, &c), IMA_QUOTE_OK);
+	assert_int_equal(quoted(&t, rsa, rsa, &c), IMA_QUOTE_OK);
 	known = c.pcrs;
 	known.have[IMA_BANK_SHA1] |= 1u << 16;	/* extra ones are ignored */
 	c.values = NULL;
@@ -460,34 +473,24 @@ static void test_hostile_lengths(void **state)
 	init_tq(&t);
 	marshal(&t);
 	t.msg[signer] = 0xff;		/* qualifiedSigner 0xff22 */
-	assert_int_equal(ima_quote_parse(&q, t.msg, t.len, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "qualifiedSigner size"));
+	parse_refused(&t, "qualifiedSigner size");
 
 	marshal(&t);
 	t.msg[extra] = 0x00;
 	t.msg[extra + 1] = 67;		/* one more than TPM2B_DATA holds */
-	assert_int_equal(ima_quote_parse(&q, t.msg, t.len, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "extraData size 67"));
+	parse_refused(&t, "extraData size 67");
 
 	marshal(&t);
 	t.msg[count] = 0xff;		/* pcrSelect count 0xff000002 */
-	assert_int_equal(ima_quote_parse(&q, t.msg, t.len, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "pcrSelect count"));
+	parse_refused(&t, "pcrSelect count");
 
 	marshal(&t);
 	t.msg[size0] = 5;		/* sizeofSelect 5 */
-	assert_int_equal(ima_quote_parse(&q, t.msg, t.len, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "sizeofSelect 5"));
+	parse_refused(&t, "sizeofSelect 5");
 
 	marshal(&t);
 	t.msg[t.len - 33] = 65;		/* pcrDigest size 65 */
-	assert_int_equal(ima_quote_parse(&q, t.msg, t.len, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "pcrDigest size 65"));
+	parse_refused(&t, "pcrDigest size 65");
 
 	marshal(&t);
 	t.msg[5] = 0x17;		/* type 0x8018 -> 0x8017 */
@@ -571,9 +574,7 @@ static void test_key_load(void **state)
 	test_pubkey_pem(ec, "ak", path, sizeof(path));
 	k = ima_quote_key_load(path, err, sizeof(err));
 	assert_non_null(k);
-	init_tq(&t);
-	make(&t, ec);
-	assert_int_equal(verify(&t, k, &c), IMA_QUOTE_OK);
+	assert_int_equal(quoted(&t, ec, k, &c), IMA_QUOTE_OK);
 	ima_quote_key_free(k);
 	unlink(path);
 	assert_null(ima_quote_key_load(path, err, sizeof(err)));

@@ -368,6 +368,32 @@ static int run_own(const struct list *l)
 	return run(l);
 }
 
+/* the run passed, the recorded policy (the one expected) at entry index */
+static void passes_with_policy_at(int rc, uint64_t index)
+{
+	assert_int_equal(rc, IMA_EXIT_OK);
+	assert_true(a.policy_found);
+	assert_int_equal(a.policy_index, index);
+}
+
+/* with the quote qc and its boot_aggregate check waived: passes, waived */
+static void passes_boot_waived(const struct list *l,
+			       const struct ima_quote_check *qc)
+{
+	opts.quote = qc;
+	opts.allow_unverified_boot = true;
+	assert_int_equal(run(l), IMA_EXIT_OK);
+	assert_true(a.boot_waived);
+	done();
+}
+
+/* a kernel's hand-over to the next: kexec_load, then kexec_execute */
+static void add_handover(struct list *l)
+{
+	add_kexec(l, "kexec_load", 0, 0, 65536);
+	add_kexec(l, "kexec_execute", 0, 0, 65536);
+}
+
 /* l fails, with exactly one failure: a kexec-handover one at index */
 static void fails_once(const struct list *l, uint64_t index)
 {
@@ -511,8 +537,7 @@ static void test_policy_of_last_kernel(void **state)
 	memset(&l, 0, sizeof(l));
 	add_boot(&l);
 	add_policy(&l, 10, strict);
-	add_kexec(&l, "kexec_load", 0, 0, 65536);
-	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_handover(&l);
 	memcpy(before, l.pcr[10], 32);
 	add_boot(&l);
 	add_file(&l, 10, "/bin/a");
@@ -532,9 +557,7 @@ static void test_policy_of_last_kernel(void **state)
 	give(&opts.pcrs, IMA_BANK_SHA256, 10, before);
 	opts.allow_uncovered = true;
 	expect_policy(strict, "strict");
-	assert_int_equal(run(&l), IMA_EXIT_OK);
-	assert_true(a.policy_found);
-	assert_int_equal(a.policy_index, 1);
+	passes_with_policy_at(run(&l), 1);
 	assert_int_equal(a.kernel_start, 0);
 	assert_int_equal(a.uncovered_allowed, 2);
 	done();
@@ -542,9 +565,7 @@ static void test_policy_of_last_kernel(void **state)
 	/* the second kernel records its policy too: that one is it */
 	add_policy(&l, 10, strict);
 	expect_policy(strict, "strict");
-	assert_int_equal(run_own(&l), IMA_EXIT_OK);
-	assert_true(a.policy_found);
-	assert_int_equal(a.policy_index, 6);
+	passes_with_policy_at(run_own(&l), 6);
 	done();
 }
 
@@ -595,9 +616,7 @@ static void test_policy_across_pcrs(void **state)
 	add_policy(&l, 11, strict);
 	add_policy(&l, 10, strict);
 	expect_policy(strict, "strict");
-	assert_int_equal(run_pcrs(&l), IMA_EXIT_OK);
-	assert_true(a.policy_found);
-	assert_int_equal(a.policy_index, 2);
+	passes_with_policy_at(run_pcrs(&l), 2);
 	done();
 
 	/*
@@ -608,8 +627,7 @@ static void test_policy_across_pcrs(void **state)
 	memset(&l, 0, sizeof(l));
 	add_boot(&l);
 	add_policy(&l, 11, strict);
-	add_kexec(&l, "kexec_load", 0, 0, 65536);
-	add_kexec(&l, "kexec_execute", 0, 0, 65536);
+	add_handover(&l);
 	add_boot(&l);
 	expect_policy(strict, "strict");
 	assert_int_equal(run_pcrs(&l), IMA_EXIT_FAIL);
@@ -618,9 +636,7 @@ static void test_policy_across_pcrs(void **state)
 	done();
 	add_policy(&l, 11, permissive);
 	expect_policy(permissive, "permissive");
-	assert_int_equal(run_pcrs(&l), IMA_EXIT_OK);
-	assert_true(a.policy_found);
-	assert_int_equal(a.policy_index, 5);
+	passes_with_policy_at(run_pcrs(&l), 5);
 	assert_int_equal(a.kernel_start, 4);
 	done();
 }
@@ -659,9 +675,7 @@ static void test_policy_loaded_name(void **state)
 	add_buf(&l, "ima_policy_loaded", pol);
 	add_buf(&l, "ima_policy_update", "dont_measure\n");
 	expect_policy(pol, "pol");
-	assert_int_equal(run_own(&l), IMA_EXIT_OK);
-	assert_true(a.policy_found);
-	assert_int_equal(a.policy_index, 0);
+	passes_with_policy_at(run_own(&l), 0);
 	assert_int_equal(a.policy_match, 1);
 	done();
 
@@ -917,11 +931,7 @@ static void test_quote_verdicts(void **state)
 	assert_int_equal(count(IMA_FC_BOOT_UNVERIFIED, 0), 1);
 	done();
 
-	opts.quote = &qc;
-	opts.allow_unverified_boot = true;
-	assert_int_equal(run(&l), IMA_EXIT_OK);
-	assert_true(a.boot_waived);
-	done();
+	passes_boot_waived(&l, &qc);
 
 	/* with PCRs 0-9 in the quote: checked, passes */
 	for (i = 0; i < 10; i++)
@@ -940,11 +950,7 @@ static void test_quote_verdicts(void **state)
 	assert_int_equal(count(IMA_FC_BOOT_UNVERIFIED, IMA_NO_INDEX), 1);
 	done();
 
-	opts.quote = &qc;
-	opts.allow_unverified_boot = true;
-	assert_int_equal(run(&l), IMA_EXIT_OK);
-	assert_true(a.boot_waived);
-	done();
+	passes_boot_waived(&l, &qc);
 
 	/* a zero boot_aggregate (no TPM) in a list a TPM quoted */
 	memset(&l, 0, sizeof(l));
