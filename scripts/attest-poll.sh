@@ -155,7 +155,7 @@ expect "an unsigned program the verifier does not know, run between rounds: refu
 # the last attack: the machine reboots (same TPM, QEMU restarts it); the
 # next boot's agent answers with the persistent AK the host enrolled, so
 # only the quote's boot identity can tell
-console=$LOGS/console-$variant-$run.log
+console=$(console_log "$variant" "$run")
 agents() { grep -c 'ima-stack-init: attestation agent on' "$console" 2>/dev/null || echo 0; }
 before=$(agents)
 work restart

@@ -37,7 +37,7 @@ timeout_s=${BOOT_TIMEOUT:-900}
 
 rdir=$(results_dir "$vdir" "$run_name")
 work=$vdir/run/$run_name
-console=$LOGS/console-$variant-$run_name.log
+console=$(console_log "$variant" "$run_name")
 rm -rf "$rdir" "$work"
 mkdir -p "$rdir" "$work/tpm"
 

@@ -28,6 +28,9 @@ check_dir() { echo "$1/check-$2"; }
 # results_dir VDIR RUN [BOOT]: the results of guest run RUN (scripts/boot.sh),
 # and those of boot BOOT in check run RUN (RUN-BOOT)
 results_dir() { echo "$1/results/$2${3:+-$3}"; }
+# console_log VARIANT NAME: the serial console of guest run NAME (the last
+# part of its results_dir) of VARIANT's kernel, as scripts/boot.sh writes it
+console_log() { echo "$BUILD/logs/console-$1-$2.log"; }
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	case ${1:-} in
 	cache) echo "$CACHE" ;;

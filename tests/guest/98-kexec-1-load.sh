@@ -12,19 +12,16 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
-K=$IMA_STACK/kexec
 P=$IMA_STACK/kexec-progs
-out=$IMA_STACK_RESULTS/kexec
-mkdir -p "$out"
 
 [ -n "${IMA_STACK_NEXT_TESTS:-}" ] ||
 	tap_bail "the boot names no suite after this one: nothing would run after the kexec"
 cmdline=$(kexec_next_cmdline)
-echo "$cmdline" >"$out/next-cmdline"
+echo "$cmdline" >"$KRES/next-cmdline"
 
-# kexec_records, kexec_field, kexec_next_cmdline: tests/lib/guest.sh
+# kexec_records, kexec_field, kexec_next_cmdline: tests/lib/kexec.sh
 loaded() { cat /sys/kernel/kexec_loaded; }
 
 # check_load NAME: the newest kexec_load record is new, counts the entries
@@ -65,8 +62,8 @@ check_load "load after unload"
 
 # the state at load, for stage 2: entries, and PCR 10 then
 n_load=$(wc -l <"$ASCII")
-echo "$n_load" >"$out/entries-at-load"
-cat /sys/class/tpm/tpm0/pcr-sha1/10 >"$out/pcr10-sha1-at-load"
+echo "$n_load" >"$KRES/entries-at-load"
+cat /sys/class/tpm/tpm0/pcr-sha1/10 >"$KRES/pcr10-sha1-at-load"
 
 # measured after the load: the fixtures' programs, each a new entry
 want=$(fixture_value 98-kexec-1-load programs)

@@ -12,13 +12,10 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
-
-K=$IMA_STACK/kexec
-BIN=$IMA_SFS/binary_runtime_measurements
+. "$IMA_STACK/tests/lib/kexec.sh"
 
 # kexec_stage2_begin, kexec_records, kexec_field, tap_appraisal_enforced:
-# tests/lib/guest.sh
+# tests/lib/kexec.sh
 
 kexec_stage2_begin entries-at-load 98-kexec-1-load
 why="carried $carried entries; the first kernel had $n_load at load and $n1 when init snapshotted the list before kexec -e"
@@ -54,7 +51,7 @@ tap_is "the kexec_execute record's text" \
 	"$(sed 's/[0-9]\+/N/g' <<<"${rec#* }")" \
 	"kexec_segment_size=N;ima_binary_runtime_size=N;ima_runtime_measurements_count=N;"
 
-# the whole list replays to PCR 10 in both banks (tests/lib/guest.sh)
+# the whole list replays to PCR 10 in both banks (tests/lib/kexec.sh)
 tap_list_replays "$why"
 
 # appraisal is enforced in this kernel too

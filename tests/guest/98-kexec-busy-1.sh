@@ -17,14 +17,10 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
-K=$IMA_STACK/kexec
-out=$IMA_STACK_RESULTS/kexec
 D=/tmp/busy
-# the owner the policy's measure rule names
-OWNER=4250
-mkdir -p "$out" "$D"
+mkdir -p "$D"
 
 kexec_stage1_start kexec-busy
 tap_cmd "the worker's console lines are not rate-limited (printk.devkmsg=on)" grep -qw 'printk.devkmsg=on' /proc/cmdline
@@ -58,7 +54,7 @@ if o=$(kexec -s -l "$K/bzImage" --append="$cmdline" 2>&1); then
 else
 	tap_fail "kexec -s -l: the next stage's kernel loads" "$o"
 fi
-wc -l <"$ASCII" >"$out/entries-at-load"
+wc -l <"$ASCII" >"$KRES/entries-at-load"
 
 # init executes the image with kexec-busy once this suite's TAP is saved
 echo "busy $D $OWNER" >"$IMA_STACK_RESULTS/kexec-execute"

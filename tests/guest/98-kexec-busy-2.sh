@@ -9,9 +9,9 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
-# kexec_stage2_begin: tests/lib/guest.sh
+# kexec_stage2_begin: tests/lib/kexec.sh
 kexec_stage2_begin entries-at-load 98-kexec-busy-1
 
 # the worker's files carried over: b-000001 to b-M, in order, all before

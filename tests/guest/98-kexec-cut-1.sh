@@ -17,17 +17,12 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
-K=$IMA_STACK/kexec
-BIN=$IMA_SFS/binary_runtime_measurements
-out=$IMA_STACK_RESULTS/kexec
 D=/tmp/kexec-cut
 # what the list must exceed the segment by: about 50 of these entries
 MARGIN=16384
-# the owner the policy's measure rule names
-OWNER=4250
-mkdir -p "$out" "$D"
+mkdir -p "$D"
 
 kexec_stage1_start kexec-cut
 
@@ -65,7 +60,7 @@ else
 	tap_fail "kexec -s -l: the next stage's kernel loads" "$o"
 fi
 b_load=$(binsize) n_load=$(wc -l <"$ASCII")
-echo "$n_load" >"$out/entries-at-load"
+echo "$n_load" >"$KRES/entries-at-load"
 rec=$(kexec_records kexec_load | tail -n 1)
 tap_is "one new ima_kexec kexec_load record" "$(kexec_records kexec_load | wc -l)" "$((nrec + 1))"
 s=$(kexec_field "$rec" kexec_segment_size)
@@ -78,7 +73,7 @@ else
 	tap_fail "the kexec_load record gives the segment size" \
 		"no kexec_load record: taking S = ALIGN(list at load + 40 KiB, 4 KiB) = $s"
 fi
-echo "$s" >"$out/segment-size"
+echo "$s" >"$KRES/segment-size"
 
 # the probe: the exact size of one such entry
 mkfiles 1 1
@@ -89,7 +84,7 @@ tap_is "the probe file is one new entry" "$(wc -l <"$ASCII")" "$((n0 + 1))"
 tap_cmd "the probe file is measured (the policy's rule for tmpfs files of uid $OWNER)" \
 	test -n "$(entry_for "$(name 1)")"
 tap_cmd "one such entry is $e bytes (more than the 200-byte name)" test "$e" -gt 200
-echo "$e" >"$out/entry-size"
+echo "$e" >"$KRES/entry-size"
 
 # how many more make the list outgrow the segment by MARGIN bytes
 b1=$(binsize) n1=$(wc -l <"$ASCII")
@@ -98,7 +93,7 @@ t0=$(date +%s%N)
 mkfiles 2 $((n + 1))
 readfiles 2 $((n + 1))
 ms=$((($(date +%s%N) - t0) / 1000000))
-echo "$n $ms" >"$out/files-ms"
+echo "$n $ms" >"$KRES/files-ms"
 b2=$(binsize) n2=$(wc -l <"$ASCII")
 tap_is "$n more files read: $n more entries, nothing else measured ($ms ms)" "$n2" "$((n1 + n))"
 tap_is "each of them $e bytes" "$b2" "$((b1 + n * e))"

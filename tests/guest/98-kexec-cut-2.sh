@@ -17,10 +17,9 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
 R=$IMA_STACK_RESULTS
-BIN=$IMA_SFS/binary_runtime_measurements
 
 kexec_stage2_begin segment-size 98-kexec-cut-1
 s=$(<"$R/kexec/segment-size")

@@ -38,11 +38,8 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
-K=$IMA_STACK/kexec
-out=$IMA_STACK_RESULTS/kexec
-mkdir -p "$out"
 CANARY_MIB=32
 
 loaded() { cat /sys/kernel/kexec_loaded; }
@@ -65,29 +62,29 @@ fi
 tap_is "nothing loaded" "$(loaded)" 0
 
 # the canary, at once: the pages A just gave back are the first handed out
-setsid kcall canary "$CANARY_MIB" 0 1 >"$out/canary.out" 2>&1 </dev/null &
-echo $! >"$out/canary.pid"
+setsid kcall canary "$CANARY_MIB" 0 1 >"$KRES/canary.out" 2>&1 </dev/null &
+echo $! >"$KRES/canary.pid"
 for _ in $(seq 100); do
-	grep -q '^armed ' "$out/canary.out" && break
+	grep -q '^armed ' "$KRES/canary.out" && break
 	sleep 0.1
 done
-read -r word addr pages _ npipes <"$out/canary.out" || :
+read -r word addr pages _ npipes <"$KRES/canary.out" || :
 if [ "${word:-}" = armed ] && [ "${pages:-0}" -gt 0 ] && [ "${npipes:-0}" -gt 0 ]; then
 	tap_ok "canary armed: $pages pages of memory, $npipes pipes of 256 pages"
 else
-	tap_bail "the canary did not arm: $(head -c 200 "$out/canary.out")"
+	tap_bail "the canary did not arm: $(head -c 200 "$KRES/canary.out")"
 fi
 # its own test: one byte of page 5 changed from outside is reported
-printf Z | dd of="/proc/$(<"$out/canary.pid")/mem" bs=1 seek=$((addr + 5 * 4096 + 40)) conv=notrunc status=none
+printf Z | dd of="/proc/$(<"$KRES/canary.pid")/mem" bs=1 seek=$((addr + 5 * 4096 + 40)) conv=notrunc status=none
 for _ in $(seq 50); do
-	grep -q '^changed page 5 ' "$out/canary.out" && break
+	grep -q '^changed page 5 ' "$KRES/canary.out" && break
 	sleep 0.1
 done
 tap_cmd "the canary sees a change: a byte of its page 5 written through /proc/PID/mem is reported" \
-	grep -q '^changed page 5 ' "$out/canary.out"
+	grep -q '^changed page 5 ' "$KRES/canary.out"
 tap_cmd "its pipe scan sees the page it wrote wrong (pipe 0, page 3)" \
-	grep -q '^changed pipe 0 page 3 ' "$out/canary.out"
-tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$out/canary.out")" 2
+	grep -q '^changed pipe 0 page 3 ' "$KRES/canary.out"
+tap_is "and nothing else changed so far" "$(grep -c '^changed ' "$KRES/canary.out")" 2
 
 # the legacy load: the image init executes
 # the legacy image is large (a 64 MiB initrd of random bytes, which the
@@ -98,7 +95,7 @@ head -c $((64 << 20)) /dev/urandom >/tmp/kexec-legacy-initrd
 tap_kexec_loads "kexec -l (kexec_load, allowed by this policy): the next stage's kernel loaded" \
 	-l "$K/bzImage" --initrd=/tmp/kexec-legacy-initrd --append="$cmdline" \
 	--console-serial --serial=0x3f8 --serial-baud=115200
-tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$out/canary.out")" 2
+tap_is "the canary saw no change after the load" "$(grep -c '^changed ' "$KRES/canary.out")" 2
 kmark "kexec-legacy: canary running, executing the legacy image next"
 
 # init snapshots the list (stage1/) and executes the image once this

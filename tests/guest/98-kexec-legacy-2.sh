@@ -9,7 +9,7 @@
 set -euo pipefail
 trap 'echo "# error at line $LINENO: $BASH_COMMAND"' ERR
 . "$IMA_STACK/tests/lib/tap.sh"
-. "$IMA_STACK/tests/lib/guest.sh"
+. "$IMA_STACK/tests/lib/kexec.sh"
 
 S1=$IMA_STACK_RESULTS/stage1
 [ -s "$S1/ascii_runtime_measurements" ] && [ -s "$IMA_STACK_RESULTS/kexec/canary.out" ] ||

@@ -13,13 +13,10 @@
 # Usage: kexec-busy.sh RESULTS_DIR
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/host/lib/host.sh"
-BUILD=${BUILD:-$TOP/build}
-res=$(cd "${1:?usage: kexec-busy.sh RESULTS_DIR}" && pwd)
+. "$TOP/tests/host/lib/boot.sh"
+boot_results "kexec-busy.sh RESULTS_DIR" "${1:-}"
 [ -s "$res/kexec/busy-carried" ] ||
 	tap_bail "no kexec/busy-carried in $res: 98-kexec-busy-2 did not run"
-variant=$(basename "$(dirname "$(dirname "$res")")")
-console=$BUILD/logs/console-$variant-$(basename "$res").log
 [ -f "$console" ] || tap_bail "no console log $console"
 
 tap_cmd "the first kernel reached the jump (kexec_core: Starting new kernel)" \

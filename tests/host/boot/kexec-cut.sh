@@ -25,11 +25,9 @@
 # Usage: kexec-cut.sh RESULTS_DIR
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/host/lib/host.sh"
-BUILD=${BUILD:-$TOP/build}
-command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
-command -v jq >/dev/null || tap_bail "jq not found: run \`make deps\`"
-res=$(cd "${1:?usage: kexec-cut.sh RESULTS_DIR}" && pwd)
+. "$TOP/tests/host/lib/boot.sh"
+need_installed evmctl jq
+boot_results "kexec-cut.sh RESULTS_DIR" "${1:-}"
 [ -s "$res/stage1/binary_runtime_measurements" ] && [ -s "$res/binary_runtime_measurements" ] &&
 	[ -s "$res/kexec/segment-size" ] ||
 	tap_bail "no stage1/, kexec/segment-size or measurement list in $res: not a kexec-cut boot's results"
@@ -164,8 +162,6 @@ e1=$(python3 "$tmp/replay.py" fit "$((s + 4096))" "$res/stage1/binary_runtime_me
 tap_cmd "forged (a segment one page larger): the fit check sees more entries ($e1 > $want)" test "$e1" -gt "$want"
 
 # --- the first kernel said so (0014's warning, on the boot's console)
-variant=$(basename "$(dirname "$(dirname "$res")")")
-console=$BUILD/logs/console-$variant-$(basename "$res").log
 if [ -f "$console" ]; then
 	tap_cmd "the first kernel warned: only $want measurements fit in the $s-byte segment" \
 		grep -q "only $want measurements fit in the $s-byte segment" "$console"

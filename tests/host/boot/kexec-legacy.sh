@@ -17,17 +17,14 @@
 # Usage: kexec-legacy.sh RESULTS_DIR
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/host/lib/host.sh"
-BUILD=${BUILD:-$TOP/build}
-command -v jq >/dev/null || tap_bail "jq not found: run \`make deps\`"
-res=$(cd "${1:?usage: kexec-legacy.sh RESULTS_DIR}" && pwd)
+. "$TOP/tests/host/lib/boot.sh"
+need_installed jq
+boot_results "kexec-legacy.sh RESULTS_DIR" "${1:-}"
 [ -s "$res/stage1/binary_runtime_measurements" ] && [ -s "$res/binary_runtime_measurements" ] &&
 	[ -s "$res/kexec/canary.out" ] ||
 	tap_bail "no stage1/, kexec/canary.out or measurement list in $res: not a kexec-legacy boot's results"
 
 # --- the first kernel's console: the canary ------------------------------------
-variant=$(basename "$(dirname "$(dirname "$res")")")
-console=$BUILD/logs/console-$variant-$(basename "$res").log
 [ -f "$console" ] || tap_bail "no console log $console"
 # the first kernel's lines: up to the first "Starting new kernel"
 awk '{print} /kexec_core: Starting new kernel/ {exit}' "$console" >"$tmp/first"

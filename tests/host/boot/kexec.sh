@@ -8,10 +8,9 @@
 #        without it the quote check fails)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/host/lib/host.sh"
-BUILD=${BUILD:-$TOP/build}
-command -v evmctl >/dev/null || tap_bail "evmctl not found: run \`make deps\`"
-res=$(cd "${1:?usage: kexec.sh RESULTS_DIR}" && pwd)
+. "$TOP/tests/host/lib/boot.sh"
+need_installed evmctl
+boot_results "kexec.sh RESULTS_DIR" "${1:-}"
 [ -s "$res/stage1/binary_runtime_measurements" ] && [ -s "$res/ascii_runtime_measurements" ] ||
 	tap_bail "no stage1/ or measurement list in $res: not a kexec boot's results"
 
