@@ -7,9 +7,12 @@
  *
  * Forks a worker, pinned to CPU 1, that makes files DIR/b-NNNNNN (each its
  * own line of text, owned by UID) and opens each one for reading: one IMA
- * measurement per file under a policy rule for such files. After each
- * file it writes "ima-stack-busy: N opened" to /dev/kmsg (N counts the
- * files opened), so that the console shows how far it got. The parent,
+ * measurement per file under a policy rule for such files. After the
+ * first file and every tenth it writes "ima-stack-busy: N opened" to
+ * /dev/kmsg (N counts the files opened), so that the console shows how far
+ * it got (a line a file would outrun the serial console, and the lines it
+ * had not printed when the CPUs stopped, the kernel's last among them,
+ * would be lost). The parent,
  * pinned to CPU 0, waits until the worker has opened its first file, then
  * calls reboot(2) with LINUX_REBOOT_CMD_KEXEC, what `kexec -e` does, while
  * the worker runs on: it keeps measuring through the reboot notifiers and
@@ -65,7 +68,7 @@ static void worker(const char *dir, uid_t uid, volatile int *opened)
 			_exit(1);
 		close(fd);
 		*opened = i;
-		if (kmsg >= 0) {
+		if (kmsg >= 0 && (i == 1 || i % 10 == 0)) {
 			n = snprintf(msg, sizeof(msg), "ima-stack-busy: %d opened\n", i);
 			/* a failed write ends the progress lines, not the worker */
 			if (write(kmsg, msg, n) != n) {

@@ -26,10 +26,8 @@ boot_results "kexec-legacy.sh RESULTS_DIR" "${1:-}"
 
 # --- the first kernel's console: the canary ------------------------------------
 [ -f "$console" ] || tap_bail "no console log $console"
-# the first kernel's lines: up to the first "Starting new kernel"
-awk '{print} /kexec_core: Starting new kernel/ {exit}' "$console" >"$tmp/first"
-tap_cmd "the first kernel reached the jump (kexec_core: Starting new kernel)" \
-	grep -q 'kexec_core: Starting new kernel' "$tmp/first"
+first_kernel "$console" >"$tmp/first"
+tap_jumped "$console"
 pages=$(awk '$1 == "armed" {print $3; exit}' "$res/kexec/canary.out")
 tap_cmd "the canary armed on the console (${pages:-?} pages of memory, and its pipes)" \
 	grep -q "ima-stack-canary: armed, ${pages:-x} pages at .*, [0-9]* pipes" "$tmp/first"

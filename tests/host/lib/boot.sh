@@ -17,3 +17,18 @@ boot_results() {
 	# DIR is build/VARIANT/results/NAME (paths.sh: variant_dir, results_dir)
 	console=$(console_log "$(basename "$(dirname "$(dirname "$res")")")" "$(basename "$res")")
 }
+
+# first_kernel CONSOLE: the first kernel's lines of a kexec boot's console,
+# up to its "kexec_core: Starting new kernel" or, when that line is lost
+# (printed by a CPU the jump stopped first), up to the next kernel's banner
+first_kernel() {
+	awk '/Linux version / && seen++ {exit} {print} /kexec_core: Starting new kernel/ {exit}' "$1"
+}
+# tap_jumped CONSOLE: one TAP line, the first kernel reached the jump: its
+# "Starting new kernel" line, or the next kernel's banner after its own
+tap_jumped() {
+	local n
+	n=$(grep -c -e 'kexec_core: Starting new kernel' -e 'Linux version ' "$1" || true)
+	tap_cmd "the first kernel reached the jump (its \"Starting new kernel\", or the next kernel's banner: $n lines)" \
+		test "$n" -ge 2
+}
