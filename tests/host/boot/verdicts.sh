@@ -5,8 +5,8 @@
 # Usage: verdicts.sh RESULTS_DIR NONCE
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$TOP/tests/host/lib/host.sh"
-res=$(cd "${1:?usage: verdicts.sh RESULTS_DIR NONCE}" && pwd)
+. "$TOP/tests/host/lib/boot.sh"
+boot_results "verdicts.sh RESULTS_DIR NONCE" "${1:-}"
 nonce=${2:?usage: verdicts.sh RESULTS_DIR NONCE}
 
 # copy NAME: a private copy of the results
